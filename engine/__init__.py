@@ -1,0 +1,1 @@
+"""The WEC rules engine: pure, deterministic, no I/O."""

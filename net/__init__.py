@@ -1,0 +1,1 @@
+"""Network play: discovery, transport, identity/pairing, lockstep, audit, licence client."""

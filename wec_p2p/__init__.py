@@ -1,0 +1,1 @@
+"""WEC over WiFi: the application (CLI, session orchestration, data dirs, saves)."""
