@@ -1,0 +1,44 @@
+"""The ``wec`` command: one argparse parser, sub-commands registered by feature modules.
+
+Each module in ``COMMAND_MODULES`` has ``register(subparsers)``, which adds its
+sub-commands and sets ``func`` (called with the parsed args, returns an exit code).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+COMMAND_MODULES = (
+    "wec_p2p.cmd_engine",   # legal, selfplay, replay
+    "wec_p2p.cmd_licence",  # activate, licence-server
+    "wec_p2p.cmd_net",      # peers, host, join, demo
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser with every feature module's sub-commands."""
+    parser = argparse.ArgumentParser(prog="wec", description="Weaponized Chess over WiFi")
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                continue  # feature not built yet
+            raise
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``wec``; returns the process exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
