@@ -13,6 +13,7 @@ COMMAND_MODULES = (
     "wec_p2p.cmd_engine",   # legal, selfplay, replay
     "wec_p2p.cmd_licence",  # activate, licence-server
     "wec_p2p.cmd_net",      # peers, host, join, demo
+    "wec_p2p.cmd_net_peers",  # peers (discovery)
 )
 
 

@@ -1,0 +1,82 @@
+"""``wec peers``: advertise this installation and list what discovery sees (ME and PEERS, 04/U59)."""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import socket
+import sys
+import time
+from typing import Any
+
+from net.discovery import MAX_NAME_CHARS, Discovery, DiscoveryError, PeerInfo
+
+FALLBACK_HINT = ("If the other laptop is on this network, multicast may be blocked (hotel or guest "
+                 "WiFi): connect by address instead, e.g. `wec join 192.168.1.20:41000`, or start a "
+                 "laptop hotspot and join it (docs/network.md).")
+
+
+def register(subparsers: Any) -> None:
+    """Add ``wec peers``."""
+    parser = subparsers.add_parser("peers", help="list the games discovery sees on the local network",
+                                   description="Advertise this installation and list ME and the PEERS "
+                                               "found over mDNS.")
+    parser.add_argument("--timeout", type=float, default=3.0, help="seconds to listen (default 3)")
+    parser.add_argument("--interface", action="append", metavar="IPV4",
+                        help="use only this local address (repeatable; default: all suitable interfaces)")
+    parser.add_argument("--name", default=default_name(), help="display name to advertise (default: host name)")
+    parser.add_argument("--status", default="idle", help="status to advertise (default idle)")
+    parser.add_argument("--rescan-interval", type=float, default=5.0, metavar="SECONDS",
+                        help="how often to check for network changes (default 5)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object {me, peers}")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Listen for ``args.timeout`` seconds and print ME and PEERS; 2 if discovery cannot start."""
+    from net.identity import load_or_create
+    from wec_p2p.paths import data_dir
+
+    fingerprint = load_or_create(data_dir()).fingerprint
+    try:
+        discovery = Discovery(args.name, fingerprint, status=args.status, interfaces=args.interface,
+                              rescan_interval=args.rescan_interval)
+    except ValueError as exc:
+        print(f"wec peers: {exc}", file=sys.stderr)
+        return 2
+    try:
+        with discovery:
+            time.sleep(max(0.0, args.timeout))
+            me, peers = discovery.me, sorted(discovery.peers.values(), key=lambda p: (p.name, p.instance))
+    except DiscoveryError as exc:
+        print(f"wec peers: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps({"me": _as_dict(me), "peers": [_as_dict(p) for p in peers]}) if args.json
+          else format_listing(me, peers, args.timeout))
+    return 0
+
+
+def format_listing(me: PeerInfo, peers: list[PeerInfo], timeout: float) -> str:
+    """The ME / PEERS table as text."""
+    lines = ["ME", "  " + _row(me) if me.host else f"  {me.name}  (no usable network interface)", "PEERS"]
+    lines += ["  " + _row(p) for p in peers] or [f"  none found in {timeout:g} s. {FALLBACK_HINT}"]
+    return "\n".join(lines)
+
+
+def default_name() -> str:
+    """The host name, trimmed to a valid display name."""
+    name = "".join(ch for ch in socket.gethostname() if ch.isprintable()).strip()[:MAX_NAME_CHARS].strip()
+    return name or "WEC player"
+
+
+def _row(peer: PeerInfo) -> str:
+    """One aligned line: name, version, status, address, short fingerprint."""
+    return (f"{peer.name:<20} v{peer.version:<3} {peer.status:<8} {peer.host}:{peer.port:<6} "
+            f"fp {peer.fingerprint[:16]}")
+
+
+def _as_dict(peer: PeerInfo) -> dict[str, Any]:
+    """JSON-ready fields."""
+    out = dataclasses.asdict(peer)
+    out["addresses"] = list(peer.addresses)
+    return out
