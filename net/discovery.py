@@ -236,6 +236,7 @@ class AsyncDiscovery:
         self._networks: list[ipaddress.IPv4Network] = []
         self._peers: dict[str, PeerInfo] = {}
         self._unconfirmed: set[str] = set()
+        self._bad: dict[str, str] = {}                 # peer key -> last reason logged
         self._changed = threading.Condition()          # guards _peers for readers in other threads
         self._aiozc: AsyncZeroconf | None = None
         self._browser: AsyncServiceBrowser | None = None
@@ -414,9 +415,12 @@ class AsyncDiscovery:
                 return
             peer = peer_from_service_info(info, self._networks)
         except MalformedRecord as exc:
-            log.warning("ignoring malformed advertisement %r: %s", name, exc)
+            if self._bad.get(key) != str(exc):   # once per peer and reason: no log flood
+                self._bad[key] = str(exc)
+                log.warning("ignoring malformed advertisement %r: %s", name, exc)
             self._remove(key)
             return
+        self._bad.pop(key, None)
         with self._changed:
             old = self._peers.get(key)
             self._peers[key] = peer
