@@ -1,0 +1,40 @@
+"""Atomic file replacement (anchors-reliability §3.7): temp file, fsync, replace, fsync dir."""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` so that a crash leaves either the old or the new file."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    if sys.platform != "win32":
+        dfd = os.open(path.parent, os.O_RDONLY)
+        try:
+            fsync(dfd)
+        finally:
+            os.close(dfd)
+
+
+def fsync(fd: int) -> None:
+    """Flush ``fd`` to stable storage (F_FULLFSYNC on macOS, where fsync does not flush the drive)."""
+    if sys.platform == "darwin":
+        import fcntl
+        fcntl.fcntl(fd, fcntl.F_FULLFSYNC)
+    else:
+        os.fsync(fd)

@@ -1,0 +1,237 @@
+"""Lockstep play: each action is validated by the receiver's engine and applied by both.
+
+The mover validates its action locally, sends it and applies it when the receiver's signed
+``ActionResult`` says ok (stop-and-wait, so a rejected action changes nothing on either side).
+When the side to move changes (a turn ends) or the game ends, both sides send ``EndTurn``
+with their state hash and compare; a mismatch stops the game with a diagnosis.
+A peer's action is only accepted once the peer's hash for the previous turn has arrived.
+Undo (non-competitive games only) is a request the other side approves.
+"""
+from __future__ import annotations
+
+import enum
+from types import ModuleType
+from typing import Any, Callable
+
+from net.errors import ProtocolError
+from net.messages import Action, ActionResult, DesyncReport, EndTurn, Message, UndoAnswer, UndoRequest
+from net.outputs import Event, Output, Send, Stop
+
+
+class PlayState(enum.Enum):
+    PLAYING = "playing"
+    AWAIT_RESULT = "waiting for the peer to apply our action"
+    FINISHED = "game over"
+    BROKEN = "stopped"
+
+
+class Lockstep:
+    """The play machine for one side; ``colour`` is ours, ``options`` the agreed options."""
+
+    def __init__(self, engine: ModuleType, options: Any, colour: str, game_id: bytes) -> None:
+        self.engine, self.colour, self.game_id = engine, colour, game_id
+        self.options = options
+        self.state_value = engine.new_game(options)
+        self.state = PlayState.PLAYING
+        self.history: list[str] = []          # applied actions, notation
+        self.turns: list[int] = []            # turn number before each applied action
+        self.turn = 0
+        self.my_hashes: dict[int, str] = {}
+        self.peer_hashes: dict[int, str] = {}
+        self.pending: tuple[int, Any, str] | None = None   # (index, new state, text) of our action
+        self.undo_asked: tuple[str, int] | None = None     # (who, index)
+        self.rejections = 0
+
+    @property
+    def index(self) -> int:
+        """Number of actions applied."""
+        return len(self.history)
+
+    def my_move(self) -> bool:
+        """True if we may act now."""
+        return (self.state is PlayState.PLAYING and self.undo_asked is None
+                and self.engine.side_to_move(self.state_value) == self.colour
+                and self.engine.outcome(self.state_value) is None)
+
+    # ---- commands ----
+
+    def act(self, text: str) -> Send:
+        """Our action in notation. :raises RuntimeError: not our move. :raises engine RuleError/NotationError."""
+        if not self.my_move():
+            raise RuntimeError("not our move")
+        self.engine.apply_action(self.state_value, self.engine.parse_action(text))  # validate; nothing changes
+        return Send(Action(self.index, text))
+
+    def request_undo(self) -> Send:
+        """Ask to take back the last action. :raises RuntimeError/RuleError: nothing to undo or competitive."""
+        if self.state is not PlayState.PLAYING or self.undo_asked is not None or not self.history:
+            raise RuntimeError("nothing to undo now")
+        self.engine.undo(self.state_value)  # raises RuleError in competitive games
+        return Send(UndoRequest(self.index))
+
+    def answer_undo(self, accept: bool) -> Send:
+        """Approve or reject the peer's undo request."""
+        if self.undo_asked is None or self.undo_asked[0] != "peer":
+            raise RuntimeError("no undo request to answer")
+        return Send(UndoAnswer(self.undo_asked[1], accept))
+
+    # ---- feeding ----
+
+    def feed(self, own: bool, msg: Message, secrets: dict[str, Any] | None = None) -> list[Output]:
+        """Apply one logged message (ours if ``own``)."""
+        if self.state in (PlayState.BROKEN, PlayState.FINISHED) and not isinstance(msg, (EndTurn, DesyncReport)):
+            return [] if own else [Stop(f"{msg.TAG!r} after the game ended")]
+        handler = _TRANSITIONS.get((own, type(msg)))
+        if handler is None:
+            return [] if own else self._break(f"unexpected {msg.TAG!r} during play")
+        try:
+            return handler(self, msg)
+        except ProtocolError as exc:
+            return self._break(str(exc))
+
+    def _own_action(self, msg: Action) -> list[Output]:
+        new = self.engine.apply_action(self.state_value, self.engine.parse_action(msg.text))
+        self.pending = (msg.index, new, msg.text)
+        self.state = PlayState.AWAIT_RESULT
+        return []
+
+    def _peer_action(self, msg: Action) -> list[Output]:
+        if msg.index != self.index:
+            raise ProtocolError(f"action numbered {msg.index}, expected {self.index} (stale or skipped)")
+        if self.state is not PlayState.PLAYING:
+            raise ProtocolError("peer acted while our action awaits its result")
+        if self.turn > 0 and (self.turn - 1) not in self.peer_hashes:
+            raise ProtocolError(f"peer acted before sending its state hash for turn {self.turn - 1}")
+        new, reject = self._try(msg.text)
+        if reject is not None:
+            self.rejections += 1
+            rule, reason = reject
+            return [Send(ActionResult(msg.index, False, rule, reason)),
+                    Event("rejected", {"by": "us", "text": msg.text, "rule": rule, "reason": reason})]
+        out: list[Output] = [Send(ActionResult(msg.index, True, "", ""))]
+        return out + self._apply(new, msg.text)
+
+    def _peer_result(self, msg: ActionResult) -> list[Output]:
+        if self.pending is None or msg.index != self.pending[0]:
+            raise ProtocolError(f"result for action {msg.index}, which we did not send or already settled")
+        _, new, text = self.pending
+        self.pending, self.state = None, PlayState.PLAYING
+        if not msg.ok:
+            return [Event("rejected", {"by": "peer", "text": text, "rule": msg.rule, "reason": msg.reason})]
+        return self._apply(new, text)
+
+    def _own_end_turn(self, msg: EndTurn) -> list[Output]:
+        return self._compare(msg.turn)
+
+    def _peer_end_turn(self, msg: EndTurn) -> list[Output]:
+        if msg.turn in self.peer_hashes or msg.turn >= self.turn:
+            raise ProtocolError(f"unexpected state hash for turn {msg.turn}")
+        self.peer_hashes[msg.turn] = msg.state_hash
+        return self._compare(msg.turn)
+
+    def _peer_desync(self, msg: DesyncReport) -> list[Output]:
+        self.state = PlayState.BROKEN
+        return [Stop(f"desync at turn {msg.turn}: the peer reports hash {msg.state_hash[:16]}…: {msg.detail}")]
+
+    def _own_desync(self, msg: DesyncReport) -> list[Output]:
+        self.state = PlayState.BROKEN
+        return [Stop(f"desync at turn {msg.turn}: {msg.detail}")]
+
+    def _undo_request(self, own: bool, msg: UndoRequest) -> list[Output]:
+        if self.undo_asked is not None or msg.index != self.index or self.state is not PlayState.PLAYING:
+            raise ProtocolError("undo request out of turn")
+        self.undo_asked = ("us" if own else "peer", msg.index)
+        if own:
+            return []
+        try:
+            self.engine.undo(self.state_value)
+        except Exception as exc:
+            return [Send(UndoAnswer(msg.index, False)), Event("undo-refused", {"reason": str(exc)})]
+        return [Event("undo-request", {"index": msg.index})]
+
+    def _undo_answer(self, own: bool, msg: UndoAnswer) -> list[Output]:
+        asker = "peer" if own else "us"
+        if self.undo_asked != (asker, msg.index):
+            raise ProtocolError("undo answer without a matching request")
+        self.undo_asked = None
+        if not msg.accept:
+            return [Event("undo-answer", {"accept": False})]
+        self.state_value = self.engine.undo(self.state_value)
+        self.history.pop()
+        self.turn = self.turns.pop()
+        for table in (self.my_hashes, self.peer_hashes):
+            for t in [t for t in table if t >= self.turn]:
+                del table[t]
+        return [Event("undo-answer", {"accept": True, "index": self.index})]
+
+    # ---- helpers ----
+
+    def _try(self, text: str) -> tuple[Any, tuple[str, str] | None]:
+        """(new state, None), or (None, (rule, reason)) if the peer's action is illegal."""
+        eng = self.engine
+        if eng.side_to_move(self.state_value) == self.colour:
+            return None, ("net/turn", "not your move")
+        try:
+            return eng.apply_action(self.state_value, eng.parse_action(text)), None
+        except eng.NotationError as exc:
+            return None, ("notation", str(exc)[:256])
+        except eng.RuleError as exc:
+            return None, (str(getattr(exc, "rule", "?"))[:32], str(exc)[:256])
+
+    def _apply(self, new: Any, text: str) -> list[Output]:
+        eng = self.engine
+        before = eng.side_to_move(self.state_value)
+        self.state_value = new
+        self.history.append(text)
+        self.turns.append(self.turn)
+        out: list[Output] = [Event("applied", {"index": self.index, "text": text})]
+        if eng.side_to_move(new) != before or eng.outcome(new) is not None:
+            h = eng.state_hash(new)
+            self.my_hashes[self.turn] = h
+            out.append(Send(EndTurn(self.turn, self.index, h, None)))
+            self.turn += 1
+        return out
+
+    def _compare(self, turn: int) -> list[Output]:
+        mine, theirs = self.my_hashes.get(turn), self.peer_hashes.get(turn)
+        if mine is None or theirs is None:
+            return []
+        if mine != theirs:
+            detail = self.diagnose(theirs)
+            self.state = PlayState.BROKEN
+            return [Send(DesyncReport(turn, mine, detail[:512]))]
+        if self.engine.outcome(self.state_value) is not None and turn == self.turn - 1:
+            self.state = PlayState.FINISHED
+            return [Event("game-over", {"outcome": self.engine.outcome(self.state_value), "state_hash": mine})]
+        return [Event("turn-ok", {"turn": turn, "state_hash": mine})]
+
+    def diagnose(self, peer_hash: str) -> str:
+        """Explain a hash mismatch: replay the signed actions and name the first differing part."""
+        eng = self.engine
+        replay = eng.new_game(self.options)
+        for text in self.history:
+            replay = eng.apply_action(replay, eng.parse_action(text))
+        if eng.state_hash(replay) != eng.state_hash(self.state_value):
+            return "our state differs from a replay of the transcript: " + eng.state_diff(replay, self.state_value)
+        return (f"our state equals a replay of the signed transcript (hash {eng.state_hash(replay)[:16]}…); "
+                f"the peer's state (hash {peer_hash[:16]}…) diverged")
+
+    def _break(self, reason: str) -> list[Output]:
+        self.state = PlayState.BROKEN
+        return [Stop(reason)]
+
+
+_TRANSITIONS: dict[tuple[bool, type], Callable[[Lockstep, Any], list[Output]]] = {
+    (True, Action): Lockstep._own_action,
+    (False, Action): Lockstep._peer_action,
+    (True, ActionResult): lambda m, msg: [],
+    (False, ActionResult): Lockstep._peer_result,
+    (True, EndTurn): Lockstep._own_end_turn,
+    (False, EndTurn): Lockstep._peer_end_turn,
+    (True, DesyncReport): Lockstep._own_desync,
+    (False, DesyncReport): Lockstep._peer_desync,
+    (True, UndoRequest): lambda m, msg: m._undo_request(True, msg),
+    (False, UndoRequest): lambda m, msg: m._undo_request(False, msg),
+    (True, UndoAnswer): lambda m, msg: m._undo_answer(True, msg),
+    (False, UndoAnswer): lambda m, msg: m._undo_answer(False, msg),
+}
