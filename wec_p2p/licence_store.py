@@ -10,6 +10,7 @@ import hashlib
 import json
 import secrets
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,6 +72,7 @@ class LicenceStore:
     def __init__(self, path: Path) -> None:
         """Open (creating if needed) the database at ``path``."""
         self.path = Path(path)
+        self._writer = threading.Lock()   # queue this process's writers instead of busy-polling
         with self._connect() as con:
             con.execute("PRAGMA journal_mode=WAL")
             con.executescript(_SCHEMA)
@@ -113,7 +115,7 @@ class LicenceStore:
         :raises ActivationRefused: unknown_key, revoked or seat_limit.
         """
         device = fingerprint(request.device_pub)
-        with self._connect() as con:
+        with self._connect() as con, self._writer:
             con.execute("BEGIN IMMEDIATE")
             try:
                 token = self._activate_locked(con, request.licence_key, device, vendor_key)
