@@ -6,9 +6,6 @@ touches the network: ``check_installation`` reads two local files and verifies a
 from __future__ import annotations
 
 import ipaddress
-import os
-import sys
-import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -16,6 +13,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from net.atomic import write_atomic
 from net.identity import load_or_create
 from net.licence import VENDOR_PUBLIC_KEY, LicenceError, LicenceToken, verify_token
 from net.licence_request import (
@@ -72,8 +70,8 @@ def write_request(licence_key: str, request_path: Path, *, directory: Path | Non
     """Offline route, step 1: write a request file and remember its nonce."""
     directory = data_dir() if directory is None else Path(directory)
     request = build_request(licence_key, load_or_create(directory))
-    atomic_write(directory / PENDING_FILE, request["nonce"].encode("ascii"))
-    atomic_write(Path(request_path), dumps(request) + b"\n")
+    write_atomic(directory / PENDING_FILE, request["nonce"].encode("ascii"))
+    write_atomic(Path(request_path), dumps(request) + b"\n")
 
 
 def relay(request_path: Path, response_path: Path, *, endpoint: str = DEFAULT_ENDPOINT,
@@ -85,7 +83,7 @@ def relay(request_path: Path, response_path: Path, *, endpoint: str = DEFAULT_EN
     request = loads_strict(Path(request_path).read_bytes())
     response = post_json(endpoint, request, timeout=timeout)
     parse_response(response)
-    atomic_write(Path(response_path), dumps(response) + b"\n")
+    write_atomic(Path(response_path), dumps(response) + b"\n")
 
 
 def install_response(response_path: Path, *, directory: Path | None = None,
@@ -145,30 +143,10 @@ def post_json(url: str, obj: Any, *, timeout: float = HTTP_TIMEOUT) -> Any:
                            + OFFLINE_HINT) from None
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically and durably (anchors §3.7)."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            _fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    if sys.platform != "win32":
-        dfd = os.open(path.parent, os.O_RDONLY)
-        try:
-            _fsync(dfd)
-        finally:
-            os.close(dfd)
-
-
 def _install(directory: Path, token: bytes, device_pub: bytes, vendor_public_key: bytes) -> LicenceToken:
     """Verify a received token for this installation, then store it."""
     result = verify_token(token, device_pub, vendor_public_key=vendor_public_key)
-    atomic_write(directory / TOKEN_FILE, token)
+    write_atomic(directory / TOKEN_FILE, token)
     return result
 
 
@@ -203,15 +181,6 @@ def _is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
-
-
-def _fsync(fd: int) -> None:
-    """fsync, with F_FULLFSYNC on macOS (anchors §1.11)."""
-    if sys.platform == "darwin":
-        import fcntl
-        fcntl.fcntl(fd, fcntl.F_FULLFSYNC)
-    else:
-        os.fsync(fd)
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):

@@ -126,7 +126,7 @@ def b64d(value: Any, name: str, length: int | None) -> bytes:
 
 def _proof_message(key: str, pub: bytes, nonce: bytes) -> bytes:
     """The exact bytes the installation signs to prove it holds ``pub``."""
-    return REQUEST_CONTEXT + msgpack.packb([key, pub, nonce], use_bin_type=True)
+    return REQUEST_CONTEXT + bytes(msgpack.packb([key, pub, nonce], use_bin_type=True))
 
 
 def _exact_keys(obj: Any, keys: set[str], what: str) -> None:

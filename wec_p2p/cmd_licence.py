@@ -18,6 +18,7 @@ from cryptography.hazmat.primitives.serialization import (
 )
 
 from net import licence_client as client
+from net.atomic import write_atomic
 from net.licence import VENDOR_PUBLIC_KEY, LicenceError, LicenceToken, vendor_key_id
 from net.licence_request import dumps, loads_strict
 
@@ -43,7 +44,8 @@ def register(subparsers: Any) -> None:
     srv = subparsers.add_parser("licence-server", help="the vendor's reference licence endpoint")
     sub = srv.add_subparsers(dest="licence_command", required=True)
     s = sub.add_parser("serve", help="run the HTTP endpoint")
-    _db(s), _vendor(s)
+    _db(s)
+    _vendor(s)
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8470, help="0 picks a free port")
     s.add_argument("--verbose", action="store_true", help="log every request to stderr")
@@ -64,7 +66,8 @@ def register(subparsers: Any) -> None:
     _db(ls)
     ls.set_defaults(func=run_list)
     rs = sub.add_parser("respond", help="turn a request file into a response file, without HTTP")
-    _db(rs), _vendor(rs)
+    _db(rs)
+    _vendor(rs)
     rs.add_argument("request", type=Path)
     rs.add_argument("response", type=Path)
     rs.set_defaults(func=run_respond)
@@ -152,7 +155,7 @@ def run_respond(args: argparse.Namespace) -> int:
     if status != 200:
         print(f"refused: {obj['error']}: {obj['detail']}", file=sys.stderr)
         return EXIT_REFUSED
-    client.atomic_write(args.response, dumps(obj) + b"\n")
+    write_atomic(args.response, dumps(obj) + b"\n")
     loads_strict(args.response.read_bytes())
     print(f"wrote {args.response}")
     return EXIT_OK
@@ -169,7 +172,7 @@ def run_keygen(args: argparse.Namespace) -> int:
     print(f"vendor private key: {args.out} (keep it secret, keep a backup)")
     print(f"vendor public key:  {pub.hex()}  (key id {vendor_key_id(pub)})")
     if args.write_module:
-        client.atomic_write(args.write_module, vendor_module_source(pub).encode())
+        write_atomic(args.write_module, vendor_module_source(pub).encode())
         print(f"built into the program: {args.write_module} (reinstall/rebuild to ship it)")
     return EXIT_OK
 

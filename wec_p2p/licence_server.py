@@ -69,8 +69,8 @@ def serve(db: Path, vendor_key_path: Path, host: str = "127.0.0.1", port: int = 
     """Run the endpoint until SIGINT/SIGTERM; prints the bound URL first. Returns an exit code."""
     server = LicenceServer((host, port), LicenceStore(db), load_vendor_key(vendor_key_path), quiet)
     signal.signal(signal.SIGTERM, _interrupt)
-    bound_host, bound_port = server.server_address[:2]
-    print(f"listening on http://{bound_host}:{bound_port}{ACTIVATE_PATH}", flush=True)
+    bound_port = server.server_address[1]
+    print(f"listening on http://{host}:{bound_port}{ACTIVATE_PATH}", flush=True)
     try:
         server.serve_forever(poll_interval=0.2)
     except KeyboardInterrupt:
