@@ -124,7 +124,7 @@ def test_insecure_endpoint_refused_before_any_traffic(url: str, tmp_path: Path) 
 
 
 def test_offline_route_via_endpoint(endpoint: Endpoint, vendor: Vendor, tmp_path: Path) -> None:
-    """Item 3: --request writes a file, --relay on a connected machine gets the response, --response installs it."""
+    """Item 3: --request writes a file, `wec activate --relay` on a connected machine gets the response, --response installs it."""
     d, ident = installation(tmp_path, "offline")
     key = endpoint.add_key()
     req, resp = tmp_path / "request.json", tmp_path / "response.json"
@@ -132,7 +132,9 @@ def test_offline_route_via_endpoint(endpoint: Endpoint, vendor: Vendor, tmp_path
         client.write_request(key, req, directory=d)
     assert events == [] and sorted(json.loads(req.read_text())) == [
         "device_pub", "licence_key", "nonce", "proof", "v"]
-    client.relay(req, resp, endpoint=endpoint.url)           # on "any connected machine"
+    done = wec("activate", "--relay", str(req), str(resp), "--endpoint", endpoint.url,
+               data_dir=tmp_path / "connected")             # on "any connected machine"
+    assert done.returncode == 0, done.stderr
     with record_network() as events:
         tok = client.install_response(resp, directory=d, vendor_public_key=vendor.public)
     assert events == [] and tok.device == fingerprint(ident.public_bytes)
