@@ -140,7 +140,7 @@ class Turn:
     """One history line (04/H2, H7): the parts of one ply in the fixed printing order.
 
     ``move`` is ``None`` for a turn without a Move, printed ``MV:-`` (RUL-3, RUL-36).
-    ``transports`` holds passengers and transport trip steps in the order they happened.
+    ``transports`` holds automatic transport steps (trips, RUL-31); a passenger is ``Move.passenger``.
     """
 
     move: Move | None

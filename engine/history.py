@@ -1,0 +1,179 @@
+"""Save files, replay and undo (04/H1, 04/U31, 02/D24).
+
+A save file is the manual's Game History (one line per finished turn, 04/H2) under a small
+header that records what the history alone cannot (04/H1 ambiguity: options and start):
+
+    # WEC game 1
+    options {"tank_range": 6}            (JSON: the options that differ from the defaults)
+    start standard
+    MV:...                               (finished turns, in the notation)
+    + PU:...                             (actions of the turn in progress, in played order)
+
+The history does not record the order of a turn's actions (04/H3, H11); replay tries the
+orders in a fixed sequence and keeps the first whose re-printed line equals the saved line.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+from .actions import Action, EndTurn, Turn
+from .errors import RuleError, SaveError
+from .notation import NotationError, format_turn, parse_action, parse_turn
+from .options import Options
+from .rules import apply_action
+from .setup import standard_game
+from .state import GameState
+
+MAGIC = "# WEC game 1"
+
+
+def new_game(options: Options | None = None) -> GameState:
+    """A new standard game."""
+    return standard_game(options or Options())
+
+
+def dumps(state: GameState) -> str:
+    """The save-file text of a game (history plus the turn in progress)."""
+    from .notation import format_action
+
+    defaults = Options().to_dict()
+    changed = {k: v for k, v in state.options.to_dict().items() if defaults[k] != v}
+    lines = [MAGIC, "options " + json.dumps(changed, sort_keys=True),
+             "start " + state.start.get("setup", "standard")]
+    lines += list(state.history)
+    if state.result is None:
+        lines += ["+ " + format_action(a) for a in state.actions]
+    return "\n".join(lines) + "\n"
+
+
+def save(state: GameState, path: str | Path) -> None:
+    """Write the save file atomically (temporary file, then rename)."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(dumps(state), encoding="utf-8")
+    tmp.replace(path)
+
+
+def loads(text: str, name: str = "<save>") -> GameState:
+    """Rebuild a game from save-file text by replaying it.
+
+    :raises SaveError: the text is not a save file, or a line cannot be parsed or replayed;
+        the message names ``name`` and the line.
+    """
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if not lines or lines[0] != MAGIC:
+        raise SaveError(f"{name}:1: not a WEC save file (expected {MAGIC!r})")
+    if len(lines) < 3 or not lines[1].startswith("options ") or not lines[2].startswith("start "):
+        raise SaveError(f"{name}:2: the header needs an 'options' and a 'start' line")
+    try:
+        options = Options.from_dict(json.loads(lines[1][len("options "):]))
+    except (ValueError, TypeError) as exc:
+        raise SaveError(f"{name}:2: bad options: {exc}") from None
+    if lines[2] != "start standard":
+        raise SaveError(f"{name}:3: unknown start {lines[2][6:]!r} (only 'standard' is known)")
+    state = standard_game(options)
+    for number, line in enumerate(lines[3:], start=4):
+        if state.result is not None:
+            raise SaveError(f"{name}:{number}: the game was already over before this line")
+        try:
+            if line.startswith("+ "):
+                state = apply_action(state, parse_action(line[2:]))
+            else:
+                state = replay_turn(state, parse_turn(line))
+        except NotationError as exc:
+            raise SaveError(f"{name}:{number}: {exc}") from None
+        except RuleError as exc:
+            raise SaveError(f"{name}:{number}: illegal: {exc}") from None
+    return state
+
+
+def load(path: str | Path) -> GameState:
+    """Read and replay a save file. :raises SaveError: unreadable, corrupt or illegal content."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SaveError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SaveError(f"{path}: cannot read: {exc}") from None
+    return loads(text, str(path))
+
+
+def turn_actions(turn: Turn) -> list[Action]:
+    """The player's actions named by a history line, in printing order (04/H3)."""
+    acts: list[Action] = []
+    if turn.move is not None:
+        acts.append(turn.move)
+    acts.extend(turn.fires)
+    for part in (turn.pickup, turn.exchange, turn.reinforce, turn.drop):
+        if part is not None:
+            acts.append(part)
+    return acts
+
+
+def replay_turn(state: GameState, turn: Turn) -> GameState:
+    """Apply one history line at the start of a turn (omniscient replay).
+
+    :raises RuleError: no order of the line's actions reproduces the line exactly.
+    """
+    want = format_turn(turn)
+    acts = turn_actions(turn)
+    fires = [a for a in acts if a in turn.fires]
+    first_error: RuleError | None = None
+    for order in _orders(acts, fires):
+        try:
+            s = state
+            for action in order:
+                if s.result is not None:
+                    break
+                s = apply_action(s, action)
+            if s.result is None:
+                s = apply_action(s, EndTurn())
+        except RuleError as exc:
+            first_error = first_error or exc
+            continue
+        if s.history and s.history[-1] == want and len(s.history) == len(state.history) + 1:
+            return s
+    if first_error is not None:
+        raise first_error
+    raise RuleError("04/H2", f"replaying the line does not reproduce it: {want}")
+
+
+def _orders(acts: list[Action], fires: list[Action]) -> list[tuple[Action, ...]]:
+    """Orders to try: printing order first; the two Fires keep their recorded order (04/H15)."""
+    out = []
+    for perm in itertools.permutations(acts):
+        if len(fires) == 2 and perm.index(fires[0]) > perm.index(fires[1]):
+            continue
+        out.append(perm)
+    return out
+
+
+def undo(state: GameState) -> GameState:
+    """The state before the last action (04/U31). :raises RuleError: competitive game or start."""
+    if state.options.competitive:
+        raise RuleError("02/D24", "undo is locked in a competitive game")
+    if state.parent is not None:
+        return state.parent
+    if state.ply == 1 and not state.actions and not state.history:
+        raise RuleError("04/U31", "nothing to undo")
+    replayed = loads(dumps(state))
+    if replayed.parent is None:
+        raise RuleError("04/U31", "nothing to undo")
+    return replayed.parent
+
+
+def undo_to_turn(state: GameState, ply: int) -> GameState:
+    """The state at the start of ``ply`` (04/U31 'undo back to a turn')."""
+    if state.options.competitive:
+        raise RuleError("02/D24", "undo is locked in a competitive game")
+    if not 1 <= ply <= len(state.history) + 1:
+        raise RuleError("04/U31", f"ply {ply} is not in this game (1..{len(state.history) + 1})")
+    s = standard_game(state.options)
+    for line in state.history[: ply - 1]:
+        s = replay_turn(s, parse_turn(line))
+    return s

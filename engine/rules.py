@@ -1,0 +1,644 @@
+"""The turn: legal actions, checking and applying them, and the turn phases (RUL-1..RUL-3).
+
+``apply_action`` checks first and changes a copy second (STYLE: "check legality first"):
+an illegal action raises ``RuleError`` naming the rule and the input state is untouched.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .actions import GROUND, Action, Drop, EndTurn, Exchange, Fire, Move, PickUp, PieceDesc, \
+    Reinforce, Result
+from .answerer import Answerer, answering, current_answerer
+from .board import capacity, distance, to_board
+from .errors import GameOverError, RuleError
+from .movegen import MOVE_RULE, MovePlan, describe, generate
+from .pieces import KINDS, native_levels
+from .state import GameState, Piece, enemy
+from .visibility import attempt_lock, end_locks, hidden_from, lock_sources, reveal, stealthy
+
+PAWN_KINDS = frozenset({"RP", "FP", "SP", "CP", "SOP", "XP", "SHP"})
+
+
+# -- public API ------------------------------------------------------------------------------
+
+def legal_actions(state: GameState) -> list[Action]:
+    """Every legal action of the side to move, in one defined order (STYLE 'legal actions')."""
+    if state.result is not None:
+        return []
+    side = state.side_to_move
+    t = state.turn
+    out: list[Action] = []
+    out.extend(p.move for p in _allowed_moves(state, side))
+    if not state.options.move_only:
+        out.extend(_pickups(state, side))
+        out.extend(_drops(state, side))
+        out.extend(_exchanges(state, side))
+        out.extend(_reinforces(state, side))
+    if t.moved or not _allowed_moves(state, side):
+        out.append(EndTurn())
+    return out
+
+
+def apply_action(state: GameState, action: Action, answerer: Answerer | None = None) -> GameState:
+    """The state after ``action``; the input is unchanged.
+
+    :raises RuleError: the action is illegal now (the error names the rule broken).
+    """
+    with answering(answerer):
+        if state.result is not None:
+            raise GameOverError("RUL-2", f"the game is over ({state.end_reason})")
+        if isinstance(action, Move):
+            plan = _check_move(state, action)
+            new = state.clone()
+            _do_move(new, action, plan)
+        elif isinstance(action, PickUp):
+            p, aid = _check_pickup(state, action)
+            new = state.clone()
+            _do_pickup(new, action, p, aid)
+        elif isinstance(action, Drop):
+            p, aid = _check_drop(state, action)
+            new = state.clone()
+            _do_drop(new, action, p, aid)
+        elif isinstance(action, Exchange):
+            giver, receiver, a1, a2 = _check_exchange(state, action)
+            new = state.clone()
+            _do_exchange(new, action, giver, receiver, a1, a2)
+        elif isinstance(action, Reinforce):
+            _check_reinforce(state, action)
+            new = state.clone()
+            _do_reinforce(new, action)
+        elif isinstance(action, EndTurn):
+            _check_end_turn(state)
+            new = state.clone()
+            new.actions = state.actions + (action,)
+            end_turn(new)
+            return new
+        elif isinstance(action, Fire):
+            raise RuleError("01/R12", "firing is not available in this version of the engine")
+        else:
+            raise RuleError("01/R4.8", f"not an action: {action!r}")
+        new.actions = state.actions + (action,)
+        _check_game_end(new)
+        return new
+
+
+def begin_turn(state: GameState) -> None:
+    """Start phase of the ply in ``state.ply`` (RUL-1 phase 1); mutates ``state``."""
+    side = state.side_to_move
+    mine = [p for p in state.pieces.values() if p.side == side]
+    obliged = frozenset(p.sid for p in mine if p.kind == "CH" and p.level == "A") \
+        if state.options.chopper_must_land_next_turn else frozenset()
+    watch = []
+    for sq, (owner, _kind, _hand) in sorted(state.reinforcements.items()):
+        if owner == side:
+            here = frozenset(p.sid for p in mine if p.square == sq and p.level == GROUND)
+            if here:
+                watch.append((sq, here))
+    state.turn = replace(type(state.turn)(), obliged=obliged, watch=tuple(watch),
+                         stunned=frozenset(p.sid for p in mine if p.stun > 0))
+    state.touch()
+
+
+def end_turn(state: GameState) -> None:
+    """End phase (RUL-1 phase 4), history line, next ply's start phase; mutates ``state``."""
+    from .notation import format_turn
+    from .record import current_turn
+
+    side = state.side_to_move
+    for sid in sorted(state.turn.stunned):        # RUL-11 countdown, owner's turns only
+        p = state.pieces.get(sid)
+        if p is not None and p.side == side and p.stun > 0:
+            state.put(replace(p, stun=p.stun - 1))
+    for sid, until in list(state.reveals.items()):   # RUL-20 reveals expire
+        if until <= state.ply:
+            del state.reveals[sid]
+    state.history = state.history + (format_turn(current_turn(state)),)
+    from .state import TurnRecord
+
+    state.record = TurnRecord()
+    state.actions = ()
+    if state.options.ply_limit and state.ply >= state.options.ply_limit:
+        state.result, state.end_reason = "draw", f"ply limit {state.options.ply_limit} (RUL-53)"
+        state.touch()
+        return
+    state.ply += 1
+    begin_turn(state)
+
+
+def resolve(state: GameState, desc: PieceDesc, side: str | None, rule: str = "04/H11") -> Piece:
+    """The piece a description names (lowest serial among exact matches).
+
+    :raises RuleError: no piece of ``side`` matches the description.
+    """
+    kind = {"STP": "SP"}.get(desc.kind, desc.kind)
+    for sid in state.at(desc.row, desc.col, desc.level):
+        p = state.pieces[sid]
+        if (p.kind == kind and p.hand == desc.orient and state.codes(p) == desc.articles
+                and (side is None or p.side == side)):
+            return p
+    who = "" if side is None else f" of {'Black' if side == 'B' else 'White'}"
+    raise RuleError(rule, f"no piece{who} matches {_fmt_desc(desc)}")
+
+
+# -- moves -----------------------------------------------------------------------------------
+
+def _allowed_moves(state: GameState, side: str) -> list[MovePlan]:
+    """Legal Moves now, with the budget and the Chopper obligation applied (RUL-22, RUL-44a)."""
+    key = ("allowed", side)
+    cached = state._cache.get(key)
+    if cached is not None:
+        return cached
+    t = state.turn
+    if t.moved:
+        plans: list[MovePlan] = []
+    else:
+        plans = [pl for pl in generate(state, side) if _may_act(state, pl.sid)]
+        obliged = [pl for pl in plans if pl.sid in t.obliged
+                   and state.pieces[pl.sid].level == "A" and state.pieces[pl.sid].side == side]
+        if obliged:
+            plans = obliged
+    state._cache[key] = plans
+    return plans
+
+
+def _may_act(state: GameState, sid: int) -> bool:
+    """02/D23 one action per piece; RUL-11 ``stunned_may_act``."""
+    p = state.pieces[sid]
+    if state.options.one_action_per_piece and sid in state.turn.acted:
+        return False
+    if not state.options.stunned_may_act and p.stun > 0:
+        return False
+    return True
+
+
+def _norm(move: Move) -> tuple[object, ...]:
+    return (move.piece, move.level, move.row, move.col, move.passenger, frozenset(move.doze),
+            move.doze[:1])
+
+
+def _check_move(state: GameState, action: Move) -> MovePlan:
+    side = state.side_to_move
+    if state.turn.moved:
+        raise RuleError("01/R4.2", "the Move of this turn has already been made")
+    p = resolve(state, action.piece, side)
+    if action.doze:                      # a full record also lists hidden members (RUL-45)
+        hidden = hidden_from(state, side)
+        seen = [e for e in action.doze if any(
+            state.pieces[s].kind == e[0] and s not in hidden for s in state.at(e[1], e[2], GROUND))]
+        action = replace(action, doze=tuple(seen))
+    want = _norm(action)
+    for plan in _allowed_moves(state, side):
+        if _norm(plan.move) == want:
+            return plan
+    rule = MOVE_RULE[KINDS[p.kind].movement]
+    if p.stun > 0:
+        rule, why = "RUL-11", "a stunned piece cannot Move"
+    elif p.level not in native_levels(p.kind):
+        rule, why = "RUL-25", "a passenger off its native level has no Moves of its own"
+    elif any(pl.sid == p.sid for pl in generate(state, side)) and \
+            any(pl.sid in state.turn.obliged for pl in _allowed_moves(state, side)):
+        rule, why = "RUL-22", "an airborne Chopper must make this turn's Move and land"
+    elif p.kind == "DO" and action.doze:
+        rule, why = "RUL-26", "not a legal nudge (group, direction or co-located piece)"
+    else:
+        why = "not a legal destination (path blocked, out of reach, or the cell cannot receive it)"
+    raise RuleError(rule, f"{_fmt_desc(action.piece)} -> {action.level}({action.row},"
+                          f"{action.col}): {why}")
+
+
+def _do_move(state: GameState, action: Move, plan: MovePlan) -> None:
+    ans = current_answerer()
+    p = state.pieces[plan.sid]
+    side = p.side
+    t = state.turn
+    state.record.move = action
+    if plan.members:
+        _do_nudge(state, action, plan)
+        state.turn = replace(state.turn, moved=True, mover=p.sid, acted=t.acted | {p.sid})
+        return
+    cells = plan.cells
+    stop_i: int | None
+    if plan.routes:                                   # Chopper (RUL-23, RUL-44)
+        if ans.any_route_clear(state, side, plan.routes):
+            stop_i = None
+        else:
+            cells = plan.routes[0]
+            stop_i = ans.first_hidden(state, side, cells)
+    else:
+        stop_i = ans.first_hidden(state, side, cells)  # HQ-1
+    stop = cells[-1] if stop_i is None else cells[stop_i]
+    r, c, lv = stop
+    if (r, c, lv) != (action.row, action.col, action.level):
+        state.record.results.append(Result(p.kind, "v", r, c))
+    taken = [s for s in state.at(r, c, lv) if state.pieces[s].side != side]
+    movers = [p.sid] + ([plan.passenger] if plan.passenger else [])
+    for sid in movers:
+        q = state.pieces[sid]
+        _track_leave(state, q, (r, c, lv))
+        state.move_piece(sid, r, c, lv, origin=False)
+    destroyed = []
+    for sid in taken:
+        victim = state.pieces[sid]
+        state.record.results.append(Result(p.kind, "*", piece=describe(state, victim),
+                                           stun=0, colour=victim.side))
+        destroyed.append(victim)
+        _remove(state, victim)
+    if taken and stealthy(state, state.pieces[p.sid]) and state.options.reveal_stealth_on_capture:
+        reveal(state, p.sid)                          # RUL-20
+    t = state.turn
+    state.turn = replace(t, moved=True, mover=p.sid, acted=t.acted | set(movers))
+    _after_destruction(state, destroyed)
+
+
+def _do_nudge(state: GameState, action: Move, plan: MovePlan) -> None:
+    """Bulldozer nudge: stall on hidden obstacles (RUL-45), otherwise shift every member."""
+    ans = current_answerer()
+    dozer = state.pieces[plan.sid]
+    side = dozer.side
+    dr, dc = plan.shift
+    mate = plan.members[0]
+    plan_squares = {state.pieces[s].square for s in plan.members[1:]}
+    chosen = [sq for sq in dict.fromkeys((e[1], e[2]) for e in action.doze[1:])
+              if sq in plan_squares]
+    hidden = ans.hidden_on(state, side, [(r, c, GROUND) for r, c in chosen])
+    members = [mate] + [s for sq in chosen for s in state.at(sq[0], sq[1], GROUND)]
+    group = [dozer] + [state.pieces[s] for s in members]
+    from .movegen import shift_ok
+
+    stall = (len(members) - 1 > 4 or any(state.pieces[s].stun for s in hidden)
+             or not shift_ok(state, group, dr, dc, frozenset()))
+    entries = tuple((state.pieces[s].kind, state.pieces[s].row, state.pieces[s].col)
+                    for s in members)
+    state.record.move = replace(action, doze=entries)
+    if stall:
+        state.record.results.append(Result("DO", "v", dozer.row, dozer.col))   # RUL-51(b)
+        return
+    for q in group:
+        _track_leave(state, q, (q.row + dr, q.col + dc, GROUND))
+    for q in group:
+        state.move_piece(q.sid, q.row + dr, q.col + dc, GROUND, origin=False)
+
+
+def _track_leave(state: GameState, p: Piece, dest: tuple[int, int, str]) -> None:
+    """RUL-34 condition 2 / RUL-47: a watched piece leaves an activation square's Ground."""
+    if p.level != GROUND or dest == (p.row, p.col, GROUND):
+        return
+    for sq, sids in state.turn.watch:
+        if sq == p.square and p.sid in sids:
+            state.turn = replace(state.turn, vacated=state.turn.vacated | {sq})
+
+
+# -- destruction, articles, game end ---------------------------------------------------------
+
+def _remove(state: GameState, victim: Piece) -> None:
+    """Take a piece off the board, remembering a fallen primary piece (RUL-2)."""
+    del state.pieces[victim.sid]
+    state.touch()
+    if KINDS[victim.kind].role == "primary":
+        state.turn = replace(state.turn, lost_primary=state.turn.lost_primary | {victim.side})
+
+
+def _after_destruction(state: GameState, destroyed: list[Piece]) -> None:
+    """RUL-41 steps 5 and 8: place the articles of destroyed pieces, end broken locks."""
+    for victim in sorted(destroyed, key=lambda v: v.sid):
+        place_articles(state, victim, victim.arts)
+    end_locks(state)
+
+
+def placement_order(p: Piece) -> list[tuple[int, int]]:
+    """Squares searched for a lost article: own square, then rings (RUL-12, 04/N8)."""
+    order = [p.square]
+    for k in range(1, 10):
+        ring = [(dx, k) for dx in range(-k, k + 1)]                  # row k ahead, left to right
+        ring += [(-k, dy) for dy in range(k - 1, -k, -1)]             # column k to the left
+        ring += [(k, dy) for dy in range(k - 1, -k, -1)]              # column k to the right
+        ring += [(dx, -k) for dx in range(-k, k + 1)]                 # row k behind
+        for dx, dy in ring:
+            dr, dc = to_board(p.side, dx, dy)
+            r, c = p.row + dr, p.col + dc
+            if 1 <= r <= 10 and 1 <= c <= 10:
+                order.append((r, c))
+    return order
+
+
+def place_articles(state: GameState, owner: Piece, aids: tuple[int, ...]) -> None:
+    """Put articles that left ``owner`` involuntarily on the ground (RUL-12)."""
+    for aid in aids:
+        for sq in placement_order(owner):
+            here = state.ground.get(sq, ())
+            if len(here) < 2:
+                state.ground[sq] = here + (aid,)
+                break
+    state.touch()
+
+
+def _check_game_end(state: GameState) -> None:
+    """RUL-2: a primary piece fell this turn: the mover loses if one of its own fell."""
+    lost = state.turn.lost_primary
+    if not lost or state.result is not None:
+        return
+    from .notation import format_turn
+    from .record import current_turn
+
+    mover = state.side_to_move
+    winner = enemy(mover) if mover in lost else mover
+    state.result = winner
+    state.end_reason = "primary government piece lost (RUL-2)"
+    state.history = state.history + (format_turn(current_turn(state)),)
+    state.touch()
+
+
+# -- pick-up, drop, exchange -----------------------------------------------------------------
+
+def _budget(state: GameState, flag: str, rule: str, what: str) -> None:
+    if state.options.move_only:
+        raise RuleError("02/D23", "only Moves are allowed in this game (Move-Only option)")
+    if getattr(state.turn, flag):
+        raise RuleError(rule, f"only one {what} per turn")
+
+
+def _actor(state: GameState, desc: PieceDesc) -> Piece:
+    p = resolve(state, desc, state.side_to_move)
+    if not _may_act(state, p.sid):
+        rule = "02/D23" if state.options.one_action_per_piece else "RUL-11"
+        raise RuleError(rule, f"{_fmt_desc(desc)} may take no further action this turn")
+    return p
+
+
+def _stealth_primary_ok(state: GameState, p: Piece, code: str) -> bool:
+    return not (code == "SH" and KINDS[p.kind].role == "primary"
+                and not state.options.stealthy_primary_allowed)
+
+
+def _first_of(state: GameState, aids: tuple[int, ...], code: str) -> int | None:
+    return next((a for a in aids if state.art_code[a] == code), None)
+
+
+def _check_pickup(state: GameState, action: PickUp) -> tuple[Piece, int]:
+    _budget(state, "picked", "01/R4.5", "Pick-up")
+    p = _actor(state, action.piece)
+    if p.level != GROUND or p.trip is not None:
+        raise RuleError("01/R10.8", "only a piece at Ground level can pick up (RUL-29)")
+    aid = _first_of(state, state.ground.get(p.square, ()), _art(action.article))
+    if aid is None:
+        raise RuleError("RUL-29", f"no {action.article} lies on the ground of {_sq(p.square)}")
+    if not _fits(state, p, p.arts + (aid,)):
+        raise RuleError("RUL-28", f"{_fmt_desc(action.piece)} has no free capacity")
+    if not _stealth_primary_ok(state, p, state.art_code[aid]):
+        raise RuleError("RUL-18", "a primary government piece may not pick up Stealth (02/D21)")
+    return p, aid
+
+
+def _do_pickup(state: GameState, action: PickUp, p: Piece, aid: int) -> None:
+    here = state.ground[p.square]
+    state.ground[p.square] = tuple(a for a in here if a != aid)
+    if not state.ground[p.square]:
+        del state.ground[p.square]
+    p = replace(p, arts=p.arts + (aid,))
+    state.put(p)
+    state.record.pickup = action
+    t = state.turn
+    state.turn = replace(t, picked=True, acted=t.acted | {p.sid})
+    if state.art_code[aid] == "ASH":
+        attempt_lock(state, ("a", aid), p)            # RUL-19
+
+
+def _check_drop(state: GameState, action: Drop) -> tuple[Piece, int]:
+    _budget(state, "dropped", "01/R4.5", "Drop")
+    p = _actor(state, action.piece)
+    aid = _first_of(state, p.arts, _art(action.article))
+    if aid is None:
+        raise RuleError("RUL-29", f"{_fmt_desc(action.piece)} holds no {action.article}")
+    if len(state.ground.get(p.square, ())) >= 2:
+        raise RuleError("RUL-29", f"the ground of {_sq(p.square)} already holds 2 articles")
+    rest = replace(p, arts=tuple(a for a in p.arts if a != aid))
+    if len(rest.arts) > capacity(state, rest):
+        raise RuleError("RUL-28", "the Drop would leave the piece over its capacity")
+    return p, aid
+
+
+def _do_drop(state: GameState, action: Drop, p: Piece, aid: int) -> None:
+    state.put(replace(p, arts=tuple(a for a in p.arts if a != aid)))
+    state.ground[p.square] = state.ground.get(p.square, ()) + (aid,)
+    state.record.drop = action
+    t = state.turn
+    state.turn = replace(t, dropped=True, acted=t.acted | {p.sid})
+    end_locks(state)                                  # RUL-19: a dropped source unlocks
+
+
+def _check_exchange(state: GameState, action: Exchange) -> tuple[Piece, Piece, int, int | None]:
+    _budget(state, "exchanged", "01/R4.5", "Exchange")
+    giver = _actor(state, action.giver)
+    receiver = _actor(state, action.receiver)
+    if giver.sid == receiver.sid:
+        raise RuleError("RUL-29", "an Exchange needs two different pieces")
+    far = distance(giver.square, receiver.square) > 1
+    if far and "secondary" not in (KINDS[giver.kind].role, KINDS[receiver.kind].role):
+        raise RuleError("A-17", "pieces must be next to each other unless one is the "
+                                "secondary government piece (RUL-29)")
+    a1 = _first_of(state, giver.arts, _art(action.article))
+    if a1 is None:
+        raise RuleError("RUL-29", f"{_fmt_desc(action.giver)} holds no {action.article}")
+    a2 = None
+    if action.swapped is not None:
+        a2 = _first_of(state, receiver.arts, _art(action.swapped))
+        if a2 is None:
+            raise RuleError("RUL-29", f"{_fmt_desc(action.receiver)} holds no {action.swapped}")
+    g_arts = tuple(a for a in giver.arts if a != a1) + ((a2,) if a2 else ())
+    r_arts = tuple(a for a in receiver.arts if a != a2) + (a1,)
+    if not _fits(state, giver, g_arts) or not _fits(state, receiver, r_arts):
+        raise RuleError("RUL-28", "the Exchange would leave a piece over its capacity")
+    if not _swap_ok(state, giver, receiver, a1, a2):
+        raise RuleError("RUL-18", "a primary government piece may not receive Stealth (02/D21)")
+    return giver, receiver, a1, a2
+
+
+def _do_exchange(state: GameState, action: Exchange, giver: Piece, receiver: Piece, a1: int,
+                 a2: int | None) -> None:
+    g2 = replace(giver, arts=tuple(a for a in giver.arts if a != a1) + ((a2,) if a2 else ()))
+    r2 = replace(receiver, arts=tuple(a for a in receiver.arts if a != a2) + (a1,))
+    state.put(g2)
+    state.put(r2)
+    state.record.exchange = action
+    t = state.turn
+    state.turn = replace(t, exchanged=True, acted=t.acted | {giver.sid, receiver.sid})
+    for aid, holder in ((a1, r2), (a2, g2)):
+        if aid is not None and state.art_code[aid] == "ASH":
+            attempt_lock(state, ("a", aid), holder)   # RUL-19: receipt in an Exchange
+
+
+# -- reinforce, end turn ---------------------------------------------------------------------
+
+def _check_reinforce(state: GameState, action: Reinforce) -> None:
+    _budget(state, "reinforced", "RUL-34", "Reinforce")
+    sq = (action.row, action.col)
+    side = state.side_to_move
+    waiting = state.reinforcements.get(sq)
+    if waiting is None or waiting[0] != side:
+        raise RuleError("RUL-34", f"no unused reinforcement of yours waits on {_sq(sq)}")
+    if (waiting[1], waiting[2]) != ({"STP": "SP"}.get(action.kind, action.kind), action.orient):
+        raise RuleError("RUL-34", f"the reinforcement on {_sq(sq)} is {waiting[1]}{waiting[2]}")
+    if sq not in state.turn.vacated:
+        raise RuleError("RUL-34", f"no friendly piece that stood on {_sq(sq)} at the start of "
+                                  "the turn has left it this turn (A-18)")
+    hidden = hidden_from(state, side)
+    if any(s not in hidden for s in state.at(sq[0], sq[1], GROUND)):
+        raise RuleError("RUL-34", f"the Ground of {_sq(sq)} is not empty")
+
+
+def _do_reinforce(state: GameState, action: Reinforce) -> None:
+    sq = (action.row, action.col)
+    side = state.side_to_move
+    state.record.reinforce = action
+    state.turn = replace(state.turn, reinforced=True)
+    if current_answerer().hidden_on(state, side, [(sq[0], sq[1], GROUND)]):
+        return                                        # RUL-47: the Reinforce fails
+    _, kind, hand = state.reinforcements.pop(sq)
+    p = Piece(state.next_sid, kind, side, sq[0], sq[1], GROUND, hand,
+              origin=kind in PAWN_KINDS)
+    state.next_sid += 1
+    state.put(p)
+    for key in lock_sources(state, p):
+        attempt_lock(state, key, p)
+
+
+def _check_end_turn(state: GameState) -> None:
+    if state.turn.moved:
+        return
+    side = state.side_to_move
+    plans = _allowed_moves(state, side)
+    if plans:
+        if any(pl.sid in state.turn.obliged for pl in plans):
+            raise RuleError("RUL-44", "an airborne Chopper has a legal Move and must land first")
+        raise RuleError("01/R4.2", "the turn's Move has not been made and a legal Move exists")
+
+
+# -- generators ------------------------------------------------------------------------------
+
+def _pickups(state: GameState, side: str) -> list[PickUp]:
+    if state.turn.picked:
+        return []
+    out = []
+    for sid in sorted(state.pieces):
+        p = state.pieces[sid]
+        if p.side != side or p.level != GROUND or p.trip is not None or not _may_act(state, sid):
+            continue
+        seen = set()
+        for aid in state.ground.get(p.square, ()):
+            code = state.art_code[aid]
+            if code in seen:
+                continue
+            seen.add(code)
+            if _fits(state, p, p.arts + (aid,)) and _stealth_primary_ok(state, p, code):
+                out.append(PickUp(describe(state, p), code))
+    return out
+
+
+def _drops(state: GameState, side: str) -> list[Drop]:
+    if state.turn.dropped:
+        return []
+    out = []
+    for sid in sorted(state.pieces):
+        p = state.pieces[sid]
+        if p.side != side or not p.arts or not _may_act(state, sid):
+            continue
+        if len(state.ground.get(p.square, ())) >= 2:
+            continue
+        seen = set()
+        for aid in p.arts:
+            code = state.art_code[aid]
+            if code in seen:
+                continue
+            seen.add(code)
+            rest = replace(p, arts=tuple(a for a in p.arts if a != aid))
+            if len(rest.arts) <= capacity(state, rest):
+                out.append(Drop(describe(state, p), code))
+    return out
+
+
+def _exchanges(state: GameState, side: str) -> list[Exchange]:
+    if state.turn.exchanged:
+        return []
+    mine = [state.pieces[s] for s in sorted(state.pieces)
+            if state.pieces[s].side == side and _may_act(state, s)]
+    out: list[Exchange] = []
+    for g in mine:
+        if not g.arts:
+            continue
+        for r in mine:
+            if r.sid == g.sid:
+                continue
+            if distance(g.square, r.square) > 1 and \
+                    "secondary" not in (KINDS[g.kind].role, KINDS[r.kind].role):
+                continue
+            gd, rd = describe(state, g), describe(state, r)
+            for a1 in _distinct(state, g.arts):
+                code = state.art_code[a1]
+                if _swap_ok(state, g, r, a1, None):
+                    out.append(Exchange(gd, code, rd))
+                if r.sid > g.sid:
+                    for a2 in _distinct(state, r.arts):
+                        if _swap_ok(state, g, r, a1, a2):
+                            out.append(Exchange(gd, code, rd, state.art_code[a2]))
+    return out
+
+
+def _distinct(state: GameState, aids: tuple[int, ...]) -> list[int]:
+    """The first article of each type, in acquisition order (04/H24)."""
+    seen: dict[str, int] = {}
+    for a in aids:
+        seen.setdefault(state.art_code[a], a)
+    return list(seen.values())
+
+
+def _swap_ok(state: GameState, giver: Piece, receiver: Piece, a1: int, a2: int | None) -> bool:
+    """Capacity (RUL-28) and Stealth on a primary piece (RUL-18) after an Exchange."""
+    g_arts = tuple(a for a in giver.arts if a != a1) + ((a2,) if a2 else ())
+    r_arts = tuple(a for a in receiver.arts if a != a2) + (a1,)
+    if not _fits(state, giver, g_arts) or not _fits(state, receiver, r_arts):
+        return False
+    if not _stealth_primary_ok(state, receiver, state.art_code[a1]):
+        return False
+    return a2 is None or _stealth_primary_ok(state, giver, state.art_code[a2])
+
+
+def _reinforces(state: GameState, side: str) -> list[Reinforce]:
+    if state.turn.reinforced:
+        return []
+    out = []
+    for sq in sorted(state.turn.vacated):
+        waiting = state.reinforcements.get(sq)
+        if waiting is None or waiting[0] != side:
+            continue
+        action = Reinforce(sq[0], sq[1], waiting[1], waiting[2])
+        try:
+            _check_reinforce(state, action)
+        except RuleError:
+            continue
+        out.append(action)
+    return out
+
+
+# -- small helpers ---------------------------------------------------------------------------
+
+def _fits(state: GameState, p: Piece, arts: tuple[int, ...]) -> bool:
+    """No action may leave a piece over its capacity (RUL-28)."""
+    return len(arts) <= capacity(state, replace(p, arts=arts))
+
+
+def _art(code: str) -> str:
+    """Article token aliases (RUL-35): JU is the Jump Pack."""
+    return "JP" if code == "JU" else code
+
+
+def _sq(sq: tuple[int, int]) -> str:
+    return f"({sq[0]},{sq[1]})"
+
+
+def _fmt_desc(desc: PieceDesc) -> str:
+    try:
+        from .notation import format_piece
+        return format_piece(desc)
+    except ImportError:  # pragma: no cover - notation always present
+        return repr(desc)

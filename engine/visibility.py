@@ -1,0 +1,129 @@
+"""Who sees what: hiding reasons, neutralisers, locks and reveals (RUL-18, RUL-19, RUL-20, RUL-49)."""
+from __future__ import annotations
+
+from .actions import SUB
+from .board import LEVEL_ORDER, distance, has_ability
+from .pieces import KINDS
+from .state import GameState, Piece, enemy
+
+
+def stealthy(state: GameState, p: Piece) -> bool:
+    """Hiding reason S: a Stealth ability that has effect (RUL-18; 02/D21 for primary pieces)."""
+    if not state.options.stealth_invisibility:
+        return False
+    if "SH" in KINDS[p.kind].inherent:
+        return True
+    if "SH" in state.codes(p):
+        return KINDS[p.kind].role != "primary" or state.options.stealthy_primary_allowed
+    return False
+
+
+def submerged(state: GameState, p: Piece) -> bool:
+    """Hiding reason U (RUL-18)."""
+    return p.level == SUB and state.options.submerged_invisibility
+
+
+def source_side(state: GameState, key: tuple[str, int]) -> str | None:
+    """Side owning a lock source: a piece's inherent Anti-Stealth or a held article."""
+    kind, ident = key
+    if kind == "p":
+        p = state.pieces.get(ident)
+        return p.side if p else None
+    holder = state.holder_of(ident)
+    return state.pieces[holder].side if holder is not None else None
+
+
+def _locked_targets(state: GameState, viewer: str) -> set[int]:
+    return {t for k, t in state.locks.items() if source_side(state, k) == viewer}
+
+
+def hidden_from(state: GameState, viewer: str) -> frozenset[int]:
+    """Sids of the enemy pieces ``viewer`` cannot see now (RUL-18)."""
+    key = ("hidden", viewer)
+    cached = state._cache.get(key)
+    if cached is not None:
+        return cached
+    opts = state.options
+    mine = [p for p in state.pieces.values() if p.side == viewer]
+    torpedo = [p.square for p in mine if has_ability(state, p, "TL")]
+    anti_stealth = [p.square for p in mine if has_ability(state, p, "ASH")]
+    locked = _locked_targets(state, viewer)
+    hidden = set()
+    for p in state.pieces.values():
+        if p.side == viewer:
+            continue
+        s_reason = stealthy(state, p)
+        u_reason = submerged(state, p)
+        if not s_reason and not u_reason:
+            continue
+        revealed = state.reveals.get(p.sid, 0) >= state.ply
+        s_neutral = revealed or p.sid in locked or (
+            opts.stealth_range_detection
+            and any(distance(sq, p.square) <= opts.stealth_detect_range for sq in anti_stealth))
+        u_neutral = revealed or any(
+            distance(sq, p.square) <= opts.submerged_detect_range for sq in torpedo)
+        if s_reason and u_reason:
+            visible = u_neutral if opts.detection_dominance == "submerge" else s_neutral
+        elif s_reason:
+            visible = s_neutral
+        else:
+            visible = u_neutral
+        if not visible:
+            hidden.add(p.sid)
+    result = frozenset(hidden)
+    state._cache[key] = result
+    return result
+
+
+def lock_candidates(state: GameState, side: str, square: tuple[int, int]) -> list[int]:
+    """Enemy stealthy pieces hidden from ``side``, in RUL-19/RUL-49 lock order from ``square``."""
+    hidden = hidden_from(state, side)
+    cands = [state.pieces[s] for s in hidden if stealthy(state, state.pieces[s])]
+    cands.sort(key=lambda p: (distance(p.square, square), p.row, p.col,
+                              LEVEL_ORDER[p.level], p.sid))
+    return [p.sid for p in cands]
+
+
+def lock_sources(state: GameState, p: Piece) -> list[tuple[str, int]]:
+    """Anti-Stealth sources of a piece: inherent first, then articles in acquisition order."""
+    keys: list[tuple[str, int]] = []
+    if "ASH" in KINDS[p.kind].inherent:
+        keys.append(("p", p.sid))
+    keys.extend(("a", a) for a in p.arts if state.art_code[a] == "ASH")
+    return keys
+
+
+def attempt_lock(state: GameState, key: tuple[str, int], holder: Piece) -> None:
+    """A newly acquired, unlocked Anti-Stealth source tries to lock (RUL-19); mutates ``state``."""
+    if not state.options.stealth_lock_on or key in state.locks:
+        return
+    from .answerer import current_answerer
+
+    target = current_answerer().lock_target(state, holder.side, holder.square)
+    if target is not None:
+        state.locks[key] = target
+        state.touch()
+
+
+def end_locks(state: GameState) -> None:
+    """Drop locks whose target is gone or converted back, or whose source left its side (RUL-19)."""
+    changed = False
+    for key, target in list(state.locks.items()):
+        side = source_side(state, key)
+        t = state.pieces.get(target)
+        if side is None or t is None or t.side == side:
+            del state.locks[key]
+            changed = True
+    if changed:
+        state.touch()
+
+
+def reveal(state: GameState, sid: int) -> None:
+    """Make a piece visible to the enemy until the end of the enemy's next turn (RUL-20)."""
+    state.reveals[sid] = max(state.reveals.get(sid, 0), state.ply + 1)
+    state.touch()
+
+
+def enemy_of(side: str) -> str:
+    """Alias kept for readability in callers."""
+    return enemy(side)
