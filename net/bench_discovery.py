@@ -96,8 +96,8 @@ def _trial(pair: Any, first: tuple[str, str, bool], second: tuple[str, str, bool
         _read_until(procs[0], "ready")
         procs.append(_spawn(pair, *second, name="second"))
         listener, starter = (procs[1], procs[1]) if case == "join" else (procs[0], procs[1])
-        start = _read_until(starter, "start")["t"]
-        listed = _read_until(listener, "listed")["t"]
+        start = float(_read_until(starter, "start")["t"])
+        listed = float(_read_until(listener, "listed")["t"])
         return (listed - start) * 1000.0
     finally:
         for proc in procs:
@@ -110,8 +110,10 @@ def _trial(pair: Any, first: tuple[str, str, bool], second: tuple[str, str, bool
 
 def _spawn(pair: Any, ns: str, addr: str, wait_peer: bool, name: str) -> subprocess.Popen[str]:
     argv = [sys.executable, "-m", "net.bench_discovery", "node", "--interface", addr, "--name", name]
-    return pair.run(ns, argv + (["--wait-peer"] if wait_peer else []), stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE, text=True, cwd=str(Path(__file__).resolve().parents[1]))
+    proc: subprocess.Popen[str] = pair.run(ns, argv + (["--wait-peer"] if wait_peer else []),
+                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                           cwd=str(Path(__file__).resolve().parents[1]))
+    return proc
 
 
 _seen: dict[int, dict[str, dict[str, Any]]] = {}

@@ -335,7 +335,7 @@ class AsyncDiscovery:
 
     async def _async_restart(self, wanted: tuple[str, ...]) -> None:
         """Close zeroconf, start it on ``wanted``, keep peers until they fail to reappear."""
-        await self._async_stop_zeroconf()
+        await self._async_stop_zeroconf(goodbye=False)
         self._addresses, self._networks = wanted, _networks_of(wanted)
         if wanted:
             try:
@@ -370,8 +370,8 @@ class AsyncDiscovery:
         self._instance = info.name.removesuffix("." + SERVICE_TYPE)
         self._track(announced)
 
-    async def _async_stop_zeroconf(self) -> None:
-        """Cancel resolutions and the browser, send goodbyes, close sockets."""
+    async def _async_stop_zeroconf(self, goodbye: bool = True) -> None:
+        """Cancel resolutions and the browser, close sockets; goodbyes only when leaving for good."""
         for task in self._resolving.values():
             task.cancel()
         await asyncio.gather(*self._resolving.values(), return_exceptions=True)
@@ -385,6 +385,10 @@ class AsyncDiscovery:
             self._browser = None
         if self._aiozc is not None:
             aiozc, self._aiozc = self._aiozc, None
+            if not goodbye:
+                # We come straight back under the same name: a goodbye would make every peer
+                # drop us and re-add us a moment later. Unregistered here, close() sends none.
+                aiozc.zeroconf.registry.async_remove(aiozc.zeroconf.registry.async_get_service_infos())
             try:
                 await aiozc.async_close()
             except Exception as exc:  # noqa: BLE001 - a dead interface must not stop the restart

@@ -10,8 +10,9 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 from zeroconf import IPVersion
@@ -99,6 +100,44 @@ def test_a_game_that_closes_disappears_from_peers() -> None:
         assert _mine(a.drain_events(), {fb}) == [PeerEvent(EventKind.ADDED, gone), PeerEvent(EventKind.REMOVED, gone)]
 
 
+def test_rescan_keeps_present_peers_listed_on_both_sides() -> None:
+    """04/U59: touching Discover again (a restart) does not make PEERS flicker on either device."""
+    fa, fb = _fp(), _fp()
+    with Discovery("Alice", fa, interfaces=LOOPBACK) as a, Discovery("Bob", fb, interfaces=LOOPBACK) as b:
+        assert a.wait_for(lambda p: len(_by_fp(p, fb)) == 1, 5.0)
+        assert b.wait_for(lambda p: len(_by_fp(p, fa)) == 1, 5.0)
+        a.drain_events(), b.drain_events()
+        a.rescan()
+        time.sleep(2.0)   # past the goodbye's 1 s expiry on Bob's side
+        assert [p.name for p in _by_fp(a.peers, fb)] == ["Bob"]
+        assert [p.name for p in _by_fp(b.peers, fa)] == ["Alice"]
+        assert _mine(a.drain_events(), {fb}) == []
+        assert _mine(b.drain_events(), {fa}) == []
+
+
+def test_rescan_drops_a_peer_that_went_silent() -> None:
+    """04/U59: after a restart, a peer that no longer answers leaves PEERS (confirm_timeout)."""
+    asyncio.run(_silent_peer())
+
+
+async def _silent_peer() -> None:
+    fp = secrets.token_hex(32)
+    silent = _raw_info(f"silent-{secrets.token_hex(3)}", {**GOOD, b"fp": fp.encode()})
+    me = AsyncDiscovery("Alice", _fp(), interfaces=LOOPBACK, confirm_timeout=0.5)
+    async with AsyncZeroconf(interfaces=LOOPBACK, ip_version=IPVersion.V4Only) as other:
+        await me.async_start()
+        try:
+            await (await other.async_register_service(silent, cooperating_responders=True))  # announced
+            assert await _until(lambda: len(_by_fp(me.peers, fp)) == 1, 5.0)
+            other.zeroconf.registry.async_remove(silent)   # stops answering, sends no goodbye
+            await me.async_rescan()
+            assert len(_by_fp(me.peers, fp)) == 1          # kept through the restart for now...
+            assert await _until(lambda: _by_fp(me.peers, fp) == [], 2.0)   # ...then dropped
+            assert [e.kind for e in _drain(me) if e.peer.fingerprint == fp] == [EventKind.ADDED, EventKind.REMOVED]
+        finally:
+            await me.async_close()
+
+
 def test_missing_interface_is_refused_and_nothing_leaks() -> None:
     """04/U58: discovery runs only on interfaces that exist; a wrong --interface is reported."""
     d = Discovery("Alice", _fp(), interfaces=["10.254.254.254"])
@@ -123,8 +162,8 @@ def test_own_fields_are_checked_before_anything_is_sent() -> None:
 
 # --- hostile advertisements --------------------------------------------------------------
 
-GOOD = {b"txtvers": b"1", b"v": b"1", b"fp": b"c" * 64, b"st": b"idle", b"nm": b"Carol"}
-BAD_RECORDS = {
+GOOD: dict[bytes, bytes | None] = {b"txtvers": b"1", b"v": b"1", b"fp": b"c" * 64, b"st": b"idle", b"nm": b"Carol"}
+BAD_RECORDS: dict[str, tuple[dict[bytes, bytes | None], str]] = {
     "no-fp": ({k: v for k, v in GOOD.items() if k != b"fp"}, "missing TXT key 'fp'"),
     "short-fp": ({**GOOD, b"fp": b"c" * 63}, "bad fingerprint"),
     "upper-fp": ({**GOOD, b"fp": b"C" * 64}, "bad fingerprint"),
@@ -188,8 +227,8 @@ async def _hostile_lan(caplog: pytest.LogCaptureFixture) -> None:
             await me.async_close()
 
 
-def _raw_info(label: str, properties: dict[bytes, bytes | None]) -> AsyncServiceInfo:
-    return AsyncServiceInfo(SERVICE_TYPE, f"{label}.{SERVICE_TYPE}", port=1, properties=properties,
+def _raw_info(label: str, properties: Mapping[bytes, bytes | None]) -> AsyncServiceInfo:
+    return AsyncServiceInfo(SERVICE_TYPE, f"{label}.{SERVICE_TYPE}", port=1, properties=dict(properties),
                             server=f"{label}.local.", parsed_addresses=LOOPBACK)
 
 
@@ -262,7 +301,7 @@ def _wec_peers(pair: NetnsPair, ns: str, env: dict[str, str], *args: str) -> sub
                     stderr=subprocess.PIPE, text=True)
 
 
-def _result(proc: subprocess.Popen[str], timeout: float) -> dict[str, object]:
+def _result(proc: subprocess.Popen[str], timeout: float) -> Any:
     out, err = proc.communicate(timeout=timeout)
     assert proc.returncode == 0, err
     return json.loads(out)
@@ -280,10 +319,10 @@ def test_wec_peers_lists_a_game_in_the_other_namespace(netns_pair: NetnsPair, tm
     seen = _result(lister, 20)
     bob = _result(host, 20)
     assert seen["me"] == {"name": "Alice", "version": 1, "fingerprint": fp_b, "status": "idle",
-                          "host": pair.addr_b, "port": 0, "instance": seen["me"]["instance"],  # type: ignore[index]
+                          "host": pair.addr_b, "port": 0, "instance": seen["me"]["instance"],
                           "addresses": [pair.addr_b]}
     assert seen["peers"] == [{"name": "Bob", "version": 1, "fingerprint": fp_a, "status": "hosting",
-                              "host": pair.addr_a, "port": 0, "instance": bob["me"]["instance"],  # type: ignore[index]
+                              "host": pair.addr_a, "port": 0, "instance": bob["me"]["instance"],
                               "addresses": [pair.addr_a]}]
     assert bob["peers"] == []   # Alice stopped at 3 s and said goodbye before Bob's listing at 6 s
 
@@ -302,6 +341,6 @@ def test_a_network_that_appears_later_is_picked_up(netns_pair: NetnsPair, tmp_pa
     pair.ip(pair.ns_a, "addr", "add", f"{pair.addr_a}/{pair.prefix_len}", "dev", pair.if_a)
     seen = _result(lister, 20)
     late_result = _result(late, 20)
-    assert late_result["me"]["host"] == pair.addr_a  # type: ignore[index]
-    assert [(p["name"], p["fingerprint"], p["host"]) for p in seen["peers"]] == [  # type: ignore[attr-defined]
+    assert late_result["me"]["host"] == pair.addr_a
+    assert [(p["name"], p["fingerprint"], p["host"]) for p in seen["peers"]] == [
         ("Late", fp_a, pair.addr_a)]
