@@ -40,8 +40,9 @@ def dumps(state: GameState) -> str:
 
     defaults = Options().to_dict()
     changed = {k: v for k, v in state.options.to_dict().items() if defaults[k] != v}
-    lines = [MAGIC, "options " + json.dumps(changed, sort_keys=True),
-             "start " + state.start.get("setup", "standard")]
+    start = "standard" if state.start.get("setup") == "standard" else \
+        "position " + json.dumps(state.start.get("text", ""))
+    lines = [MAGIC, "options " + json.dumps(changed, sort_keys=True), "start " + start]
     lines += list(state.history)
     if state.result is None:
         lines += ["+ " + format_action(a) for a in state.actions]
@@ -73,9 +74,10 @@ def loads(text: str, name: str = "<save>") -> GameState:
         options = Options.from_dict(json.loads(lines[1][len("options "):]))
     except (ValueError, TypeError) as exc:
         raise SaveError(f"{name}:2: bad options: {exc}") from None
-    if lines[2] != "start standard":
-        raise SaveError(f"{name}:3: unknown start {lines[2][6:]!r} (only 'standard' is known)")
-    state = standard_game(options)
+    try:
+        state = initial_state(options, lines[2][len("start "):])
+    except (SaveError, ValueError) as exc:
+        raise SaveError(f"{name}:3: bad start: {exc}") from None
     for number, line in enumerate(lines[3:], start=4):
         if state.result is not None:
             raise SaveError(f"{name}:{number}: the game was already over before this line")
@@ -101,6 +103,20 @@ def load(path: str | Path) -> GameState:
     except (OSError, UnicodeDecodeError) as exc:
         raise SaveError(f"{path}: cannot read: {exc}") from None
     return loads(text, str(path))
+
+
+def initial_state(options: Options, start: str) -> GameState:
+    """The starting state named by a save header's ``start`` value."""
+    if start == "standard":
+        return standard_game(options)
+    if start.startswith("position "):
+        from .position import parse_position
+
+        text = json.loads(start[len("position "):])
+        if not isinstance(text, str):
+            raise SaveError("the position must be a JSON string")
+        return parse_position(text, options)
+    raise SaveError(f"unknown start {start!r} (expected 'standard' or 'position ...')")
 
 
 def turn_actions(turn: Turn) -> list[Action]:
@@ -173,7 +189,7 @@ def undo_to_turn(state: GameState, ply: int) -> GameState:
         raise RuleError("02/D24", "undo is locked in a competitive game")
     if not 1 <= ply <= len(state.history) + 1:
         raise RuleError("04/U31", f"ply {ply} is not in this game (1..{len(state.history) + 1})")
-    s = standard_game(state.options)
+    s = initial_state(state.options, dumps(state).split("\n")[2][len("start "):])
     for line in state.history[: ply - 1]:
         s = replay_turn(s, parse_turn(line))
     return s
