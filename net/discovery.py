@@ -55,6 +55,7 @@ __all__ = [
     "parse_txt",
     "peer_from_service_info",
     "suitable_addresses",
+    "woke_from_sleep",
 ]
 
 log = logging.getLogger(__name__)
@@ -214,6 +215,11 @@ def suitable_addresses() -> list[str]:
     return sorted(found, key=ipaddress.IPv4Address)
 
 
+def woke_from_sleep(wall0: float, mono0: float, wall1: float, mono1: float) -> bool:
+    """True if the wall clock ran ahead of the monotonic one (which stops while suspended)."""
+    return (wall1 - wall0) - (mono1 - mono0) > WAKE_JUMP
+
+
 # --- the async core ----------------------------------------------------------------
 
 
@@ -321,7 +327,7 @@ class AsyncDiscovery:
         while not self._closed:
             await asyncio.sleep(self._rescan_interval)
             now_wall, now_mono = time.time(), time.monotonic()
-            slept = (now_wall - wall) - (now_mono - mono) > WAKE_JUMP
+            slept = woke_from_sleep(wall, mono, now_wall, now_mono)
             wall, mono = now_wall, now_mono
             wanted = self._wanted_addresses()   # getifaddrs: microseconds, fine in the loop
             if wanted == self._addresses and not slept:

@@ -20,10 +20,11 @@ from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
 from net.discovery import (
     SERVICE_TYPE, AsyncDiscovery, Discovery, DiscoveryError, EventKind, HostPortError, MalformedRecord,
-    PeerEvent, PeerInfo, format_txt, parse_host_port, parse_txt,
+    PeerEvent, PeerInfo, format_txt, parse_host_port, parse_txt, woke_from_sleep,
 )
 from net.identity import load_or_create
 from netns import NetnsPair
+from wec_p2p.cmd_net_peers import FALLBACK_HINT, format_listing
 
 LOOPBACK = ["127.0.0.1"]
 WEC = str(Path(sys.executable).with_name("wec"))
@@ -344,3 +345,36 @@ def test_a_network_that_appears_later_is_picked_up(netns_pair: NetnsPair, tmp_pa
     assert late_result["me"]["host"] == pair.addr_a
     assert [(p["name"], p["fingerprint"], p["host"]) for p in seen["peers"]] == [
         ("Late", fp_a, pair.addr_a)]
+
+
+# --- network changes and the command line ---------------------------------------------------
+
+
+def test_wake_from_sleep_is_told_apart_from_normal_ticks() -> None:
+    """04/U58: after the laptop wakes up (monotonic clock paused, wall clock not) discovery restarts."""
+    assert woke_from_sleep(1000.0, 50.0, 1005.0, 55.0) is False      # a normal 5 s tick
+    assert woke_from_sleep(1000.0, 50.0, 1010.9, 55.0) is True       # 5.9 s more on the wall clock
+    assert woke_from_sleep(1000.0, 50.0, 3600.0, 55.0) is True       # an hour asleep
+    assert woke_from_sleep(1000.0, 50.0, 990.0, 55.0) is False       # wall clock set back
+
+
+def test_peers_listing_text() -> None:
+    """04/U59: `wec peers` shows ME, then PEERS, or a hint about the manual fallback."""
+    me = PeerInfo("Alice", 1, "a" * 64, "idle", "10.0.0.2", 0, "wec-x", ("10.0.0.2",))
+    bob = PeerInfo("Bob", 1, "b" * 64, "hosting", "10.0.0.1", 41000, "wec-y", ("10.0.0.1",))
+    assert format_listing(me, [bob], 3.0).splitlines() == [
+        "ME",
+        "  Alice                v1   idle     10.0.0.2:0      fp aaaaaaaaaaaaaaaa",
+        "PEERS",
+        "  Bob                  v1   hosting  10.0.0.1:41000  fp bbbbbbbbbbbbbbbb",
+    ]
+    assert format_listing(me, [], 2.0).splitlines()[2:] == ["PEERS", f"  none found in 2 s. {FALLBACK_HINT}"]
+
+
+def test_wec_peers_reports_a_missing_interface(tmp_path: Path) -> None:
+    """04/U58: `wec peers --interface` with an address this machine lacks exits 2 and says why."""
+    env = {**os.environ, "WEC_DATA_DIR": str(tmp_path)}
+    proc = subprocess.run([WEC, "peers", "--timeout", "0", "--interface", "10.254.254.254"], env=env,
+                          capture_output=True, text=True, timeout=30)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == "wec peers: none of the interfaces 10.254.254.254 exists on this machine\n"
