@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import base64
+import http.client
 import json
+import socket
 import sqlite3
 import threading
 import time
@@ -228,7 +230,7 @@ def test_acknowledged_activations_survive_kill_9(fresh_endpoint: Endpoint, tmp_p
             body = dumps(build_request(key, ident))
             try:
                 status, _ = raw_post(fresh_endpoint, body, json_headers(body))
-            except OSError:
+            except (OSError, http.client.HTTPException):  # the server died mid-request
                 return
             if status == 200:
                 acked.append(fingerprint(ident.public_bytes))
@@ -254,3 +256,34 @@ def test_acknowledged_activations_survive_kill_9(fresh_endpoint: Endpoint, tmp_p
         assert again["token"]
     finally:
         restarted.stop()
+
+
+def test_stalled_clients_do_not_block_and_cap_gives_503(fresh_endpoint: Endpoint, tmp_path: Path) -> None:
+    """Item 4 / J4, anchors §3.3: stalled clients don't block others; past 64 in-flight requests, 503 busy."""
+    key = fresh_endpoint.add_key(seats=5)
+    stalled = []
+    for _ in range(20):  # headers never finished
+        s = socket.create_connection((fresh_endpoint.host, fresh_endpoint.port))
+        s.sendall(b"POST /v1/activate HTTP/1.1\r\nHost: x\r\n")
+        stalled.append(s)
+    t0 = time.monotonic()
+    assert _activate(fresh_endpoint, key, tmp_path, "a")[0] == 200
+    assert time.monotonic() - t0 < 1.0
+    for _ in range(64):  # headers done, body never sent: each holds a handler slot
+        s = socket.create_connection((fresh_endpoint.host, fresh_endpoint.port))
+        s.sendall(b"POST /v1/activate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 100\r\n\r\n{")
+        stalled.append(s)
+    deadline = time.monotonic() + 5
+    while True:
+        status, data = _activate(fresh_endpoint, key, tmp_path, "b")
+        if status == 503 or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)  # the last stalled handlers may not have taken their slot yet
+    assert (status, data["error"]) == (503, "busy")
+    for s in stalled:
+        s.close()
+    deadline = time.monotonic() + 5
+    while (status := _activate(fresh_endpoint, key, tmp_path, "b")[0]) == 503 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert status == 200
