@@ -29,7 +29,7 @@ def pack(obj: Any) -> bytes:
     return bytes(msgpack.packb(obj, use_bin_type=True))
 
 
-def unpack_strict(body: bytes, *, max_bin: int = MAX_FRAME) -> Any:
+def unpack_strict(body: bytes, *, max_bin: int = MAX_FRAME, max_array: int = MAX_ARRAY) -> Any:
     """Decode one msgpack object with every limit on.
 
     :raises ProtocolError: naming the limit or format rule broken.
@@ -41,7 +41,7 @@ def unpack_strict(body: bytes, *, max_bin: int = MAX_FRAME) -> Any:
         obj = msgpack.unpackb(
             body, raw=False, strict_map_key=True, use_list=True, timestamp=0,
             ext_hook=_no_ext, object_pairs_hook=_pairs,
-            max_str_len=MAX_STR, max_bin_len=max_bin, max_array_len=MAX_ARRAY,
+            max_str_len=MAX_STR, max_bin_len=max_bin, max_array_len=max_array,
             max_map_len=MAX_MAP, max_ext_len=0,
         )
     except Exception as exc:  # OutOfData/BufferFull are not ValueError: contain everything here

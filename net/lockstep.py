@@ -109,7 +109,7 @@ class Lockstep:
             return [Send(ActionResult(msg.index, False, rule, reason)),
                     Event("rejected", {"by": "us", "text": msg.text, "rule": rule, "reason": reason})]
         out: list[Output] = [Send(ActionResult(msg.index, True, "", ""))]
-        return out + self._apply(new, msg.text)
+        return out + self._apply(new, msg.text, mine=False)
 
     def _peer_result(self, msg: ActionResult) -> list[Output]:
         if self.pending is None or msg.index != self.pending[0]:
@@ -118,7 +118,7 @@ class Lockstep:
         self.pending, self.state = None, PlayState.PLAYING
         if not msg.ok:
             return [Event("rejected", {"by": "peer", "text": text, "rule": msg.rule, "reason": msg.reason})]
-        return self._apply(new, text)
+        return self._apply(new, text, mine=True)
 
     def _own_end_turn(self, msg: EndTurn) -> list[Output]:
         return self._compare(msg.turn)
@@ -178,13 +178,13 @@ class Lockstep:
         except eng.RuleError as exc:
             return None, (str(getattr(exc, "rule", "?"))[:32], str(exc)[:256])
 
-    def _apply(self, new: Any, text: str) -> list[Output]:
+    def _apply(self, new: Any, text: str, mine: bool) -> list[Output]:
         eng = self.engine
         before = eng.side_to_move(self.state_value)
         self.state_value = new
         self.history.append(text)
         self.turns.append(self.turn)
-        out: list[Output] = [Event("applied", {"index": self.index, "text": text})]
+        out: list[Output] = [Event("applied", {"index": self.index, "text": text, "mine": mine})]
         if eng.side_to_move(new) != before or eng.outcome(new) is not None:
             h = eng.state_hash(new)
             self.my_hashes[self.turn] = h

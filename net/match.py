@@ -1,0 +1,54 @@
+"""One network game's protocol state: the setup machine, then the lockstep machine.
+
+``feed`` takes every logged message in order (ours and the peer's), so a ``Match`` can be
+rebuilt exactly from the write-ahead log after a crash or a dropped connection.
+"""
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+from net.lockstep import Lockstep, PlayState
+from net.messages import Message
+from net.negotiation import Setup, SetupState
+from net.outputs import Event, Output, Stop
+
+
+class Match:
+    """Setup, then play, for one side (``role`` "host" or "guest")."""
+
+    def __init__(self, engine: ModuleType, chain_id: bytes, role: str) -> None:
+        self.engine, self.chain_id, self.role = engine, chain_id, role
+        self.setup = Setup(engine, chain_id, role)
+        self.play: Lockstep | None = None
+        self.game_id: bytes | None = None
+        self.stopped: str | None = None
+
+    @property
+    def colour(self) -> str | None:
+        """Our colour once decided."""
+        return self.setup.colours[self.role] if self.setup.colours else None
+
+    @property
+    def finished(self) -> bool:
+        """The game reached its end and both hashes agreed."""
+        return self.play is not None and self.play.state is PlayState.FINISHED
+
+    @property
+    def over(self) -> bool:
+        """Finished or stopped: nothing more will happen on this game."""
+        return self.finished or self.stopped is not None
+
+    def feed(self, own: bool, msg: Message, secrets: dict[str, Any] | None = None) -> list[Output]:
+        """Route one logged message to the active machine."""
+        if self.setup.state is SetupState.OPEN or self.play is None:
+            outs = self.setup.feed(own, msg, secrets)
+        else:
+            outs = self.play.feed(own, msg, secrets)
+        for out in outs:
+            if isinstance(out, Event) and out.kind == "started":
+                self.game_id = out.data["game_id"]
+                self.play = Lockstep(self.engine, out.data["options"], out.data["colours"][self.role], self.game_id)
+            elif isinstance(out, Stop) and self.stopped is None:
+                self.stopped = out.reason
+        return outs

@@ -1,0 +1,565 @@
+"""Network play sessions: pairing on first contact, then a signed, logged, resumable game.
+
+Async core (one asyncio loop); the machines (pairing, setup, lockstep) do no I/O. A
+``Driver`` (bot or UI adapter) chooses our commands; it must not block the loop.
+``Host`` listens and serves one game; ``Guest`` joins; either returns an ``Outcome``.
+A dropped link gives ``status="disconnected"``; reconnecting the same two identities
+resumes from the write-ahead log, resending exactly the messages the peer lacks.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import ssl
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Awaitable, Callable, Protocol
+
+from net import certs as certs_mod
+from net.chain import ChainReader, ChainWriter, derive_chain_id
+from net.errors import (EquivocationError, IdentityChanged, NetError, NotPaired, PairingFailed, PeerTimeout,
+                        ProtocolError)
+from net.frames import pack
+from net.identity import Identity, fingerprint
+from net.keys import check_public_key
+from net.match import Match
+from net.messages import PROTOCOL_VERSION, Hello, Message, Signed
+from net.outputs import Event, Output, Send, Stop
+from net.pairing import Pairing, PairState
+from net.peers import KnownPeer, PeerStore
+from net.saves import write_save
+from net.toss import fresh
+from net.transport import Link, PeerRefused, Timeouts, accept_tls, connect, listen
+from net.wal import Entry, Header, Wal, WalError, read
+
+log = logging.getLogger("wec.net")
+MAX_PENDING_HANDSHAKES = 16
+
+
+class Driver(Protocol):
+    """Chooses our moves. ``decide`` returns the next command's ``Send`` (built with the
+    match's commands) or None to wait; ``on_event`` hears what happened. Neither may block."""
+
+    def decide(self, match: Match) -> Send | None: ...
+
+    def on_event(self, event: Event) -> None: ...
+
+
+@dataclass
+class NetConfig:
+    """One installation's settings for network play."""
+
+    identity: Identity
+    data_dir: Path
+    engine: ModuleType
+    name: str = "wec"
+    timeouts: Timeouts = field(default_factory=Timeouts)
+    licence_token: bytes | None = None
+    licence_check: Callable[[bytes, bytes], object] | None = None
+    confirm: Callable[[str, str], Awaitable[bool]] | None = None
+    wal_sync: bool = True
+    new_game: bool = False
+
+    @cached_property
+    def certs(self) -> certs_mod.CertPair:
+        return certs_mod.make_cert(self.identity)
+
+    @property
+    def games_dir(self) -> Path:
+        path = Path(self.data_dir) / "games"
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        return path
+
+    def active_wal(self, peer_pub: bytes) -> Path:
+        """Log of the unfinished game with this peer (at most one)."""
+        return self.games_dir / f"active-{fingerprint(peer_pub)[:16]}.wal"
+
+
+@dataclass
+class Outcome:
+    """How a connection ended. ``status``: finished, stopped, disconnected, refused or paired."""
+
+    status: str
+    reason: str = ""
+    outcome: str | None = None
+    state_hash: str | None = None
+    game_id: bytes | None = None
+    transcript: Path | None = None
+    match: Match | None = field(default=None, repr=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# Playing one connection
+# ---------------------------------------------------------------------------------------------
+
+class GameConnection:
+    """Runs the game protocol over one authenticated link (hello, resume, play)."""
+
+    def __init__(self, cfg: NetConfig, driver: Driver, link: Link, role: str, peer_pub: bytes) -> None:
+        self.cfg, self.driver, self.link, self.role, self.peer_pub = cfg, driver, link, role, peer_pub
+        self.me = cfg.identity.public_bytes
+        self.wal: Wal | None = None
+        self.header: Header | None = None
+        self.entries: list[Entry] = []
+        self.match: Match | None = None
+        self.writer: ChainWriter | None = None
+        self.reader: ChainReader | None = None
+        self.replaying = False
+        self._pending_entries: list[Entry] = []
+
+    async def run(self) -> Outcome:
+        """Play until the game ends, stops, or the link drops."""
+        try:
+            return await self._run()
+        except EquivocationError as exc:
+            self._evidence(exc)
+            return await self._end("stopped", str(exc))
+        except PeerRefused as exc:
+            return await self._end("refused" if self.match is None else "disconnected", str(exc), tell=False)
+        except ProtocolError as exc:
+            return await self._end("disconnected", f"dropped: {exc}")
+        except PeerTimeout as exc:
+            return await self._end("disconnected", f"dropped: {exc}")
+        except ssl.SSLError as exc:
+            reason = (f"the other side refused our certificate: it does not know this installation "
+                      f"(pair again after it removes its old pin) [{exc.reason}]") if self.match is None else str(exc)
+            return await self._end("refused" if self.match is None else "disconnected", reason, tell=False)
+        except (ConnectionError, OSError, asyncio.IncompleteReadError) as exc:
+            return await self._end("disconnected", f"connection lost: {exc}", tell=False)
+        except NetError as exc:
+            return await self._end("refused", str(exc))
+        finally:
+            if self.wal is not None:
+                self.wal.close()
+
+    async def _run(self) -> Outcome:
+        peer_hello = await self._hello()
+        if isinstance(peer_hello, Outcome):
+            return peer_hello
+        await self._replay_and_resend(peer_hello)
+        match = self.match
+        assert match is not None and self.reader is not None  # set by _replay_and_resend
+        while not match.over:
+            await self._drive()
+            if match.over:
+                break
+            msg = await self.link.recv()
+            if not isinstance(msg, Signed):
+                raise ProtocolError(f"unexpected {msg.TAG!r} frame during the game")
+            verified = self.reader.check(msg)
+            if verified is None:
+                log.info("%s: ignored a replayed copy of an earlier message", self.link.label)
+                continue
+            self._log(Entry("in", msg))
+            self.reader.accept(verified)
+            await self._handle(match.feed(False, verified.message))
+        return await self._finish()
+
+    # ---- hello and resume ----
+
+    async def _hello(self) -> Hello | Outcome:
+        path = self.cfg.active_wal(self.peer_pub)
+        if self.cfg.new_game and path.exists():
+            os.replace(path, path.with_suffix(f".abandoned-{int(time.time())}"))
+        mine: tuple[Header, list[Entry]] | None = None
+        if path.exists():
+            header, entries, _ = read(path)
+            if header.peer != self.peer_pub or header.role != self.role:
+                raise WalError(f"{path}: log belongs to another peer or role")
+            mine = (header, entries)
+        nonce = fresh()
+        sent = sum(1 for e in mine[1] if e.direction == "out") if mine else 0
+        recv = len(mine[1]) - sent if mine else 0
+        hello = Hello(PROTOCOL_VERSION, "play", self.cfg.name[:64], self.cfg.licence_token, nonce,
+                      mine[0].chain_id if mine else None, sent, recv)
+        if self.role == "guest":
+            await self.link.send(hello)
+            peer = await self.link.recv()
+        else:
+            peer = await self.link.recv()
+        if not isinstance(peer, Hello):
+            raise ProtocolError(f"expected hello, got {peer.TAG!r}")
+        if peer.v != PROTOCOL_VERSION:
+            return await self._end("refused", f"version mismatch: peer speaks protocol v{peer.v}, "
+                                              f"we speak v{PROTOCOL_VERSION}")
+        if peer.mode != "play":
+            return await self._end("refused", f"peer asked for {peer.mode!r} on a pinned connection")
+        if self.role == "host":
+            await self.link.send(hello)
+        problem = self._check_licence(peer)
+        if problem:
+            return await self._end("refused", problem)
+        ours = mine[0].chain_id if mine else None
+        if ours != peer.chain:
+            return await self._end("refused", "the two sides have different unfinished games "
+                                              f"(ours {ours.hex()[:12] if ours else 'none'}, "
+                                              f"theirs {peer.chain.hex()[:12] if peer.chain else 'none'}); "
+                                              "start with --new-game on both to abandon them")
+        if mine is None:
+            host_pub, guest_pub = (self.me, self.peer_pub) if self.role == "host" else (self.peer_pub, self.me)
+            host_n, guest_n = (nonce, peer.nonce) if self.role == "host" else (peer.nonce, nonce)
+            header = Header(derive_chain_id(host_pub, guest_pub, host_n, guest_n), self.role, self.me, self.peer_pub)
+            self.wal = Wal.create(path, header, sync=self.cfg.wal_sync)
+            mine = (header, [])
+        else:
+            self.wal, _, _ = Wal.open(path, sync=self.cfg.wal_sync)
+        self.header, self.entries = mine[0], []
+        self._pending_entries = mine[1]
+        return peer
+
+    def _check_licence(self, peer: Hello) -> str | None:
+        if self.cfg.licence_check is None:
+            return None
+        if peer.licence is None:
+            return "peer has no licence token: network play needs an activated installation on both ends"
+        try:
+            self.cfg.licence_check(peer.licence, self.peer_pub)
+        except Exception as exc:  # LicenceError (or anything the checker raises) refuses the game
+            return f"peer licence refused: {exc}"
+        return None
+
+    async def _replay_and_resend(self, peer: Hello) -> None:
+        header = self.header
+        assert header is not None  # set by _hello
+        self.match = Match(self.cfg.engine, header.chain_id, self.role)
+        self.writer = ChainWriter(self.cfg.identity, header.chain_id)
+        self.reader = ChainReader(self.peer_pub, header.chain_id)
+        own_reader = ChainReader(self.me, header.chain_id)
+        expected: deque[Send] = deque()
+        self.replaying = True
+        for entry in self._pending_entries:
+            if entry.direction == "out":
+                verified = own_reader.check(entry.signed)
+                if verified is None:
+                    raise WalError("log repeats one of our messages")
+                own_reader.accept(verified)
+                self.writer.advance(entry.signed)
+                if expected and expected[0].message == verified.message:
+                    expected.popleft()
+                outs = self.match.feed(True, verified.message, entry.secrets)
+            else:
+                verified = self.reader.check(entry.signed)
+                if verified is None:
+                    raise WalError("log repeats one of the peer's messages")
+                self.reader.accept(verified)
+                outs = self.match.feed(False, verified.message)
+            self.entries.append(entry)
+            expected.extend(o for o in outs if isinstance(o, Send))
+        self.replaying = False
+        if peer.recv > self.writer.seq:
+            raise ProtocolError(f"peer claims {peer.recv} of our messages but we sent {self.writer.seq}")
+        if self.reader.seq > peer.sent:
+            raise ProtocolError(f"peer's log is behind ours ({peer.sent} < {self.reader.seq} messages): "
+                                "it lost messages it had sent")
+        outgoing = [e.signed for e in self.entries if e.direction == "out"]
+        for signed in outgoing[peer.recv:]:
+            await self.link.send(signed)
+        if self.match.stopped:
+            return
+        for send in expected:  # replies computed but never logged (crash between receive and reply)
+            await self._issue(send)
+
+    # ---- the loop's helpers ----
+
+    async def _drive(self) -> None:
+        match = self.match
+        assert match is not None
+        while not match.over:
+            send = self.driver.decide(match)
+            if send is None:
+                return
+            await self._issue(send)
+
+    async def _issue(self, send: Send) -> None:
+        """Sign, log (fsync), send, then apply our message."""
+        assert self.writer is not None and self.match is not None
+        signed = self.writer.sign(send.message)
+        self._log(Entry("out", signed, send.secrets))
+        self.writer.advance(signed)
+        await self.link.send(signed)
+        await self._handle(self.match.feed(True, send.message, send.secrets))
+
+    async def _handle(self, outs: list[Output]) -> None:
+        for out in outs:
+            if isinstance(out, Send):
+                await self._issue(out)
+            elif isinstance(out, Event):
+                if out.kind in ("turn-ok", "game-over"):
+                    self._autosave()
+                self.driver.on_event(out)
+            elif isinstance(out, Stop):
+                log.warning("%s: game stopped: %s", self.link.label, out.reason)
+
+    def _log(self, entry: Entry) -> None:
+        assert self.wal is not None
+        self.wal.append(entry)
+        self.entries.append(entry)
+
+    def _autosave(self) -> None:
+        assert self.header is not None and self.match is not None and self.match.play is not None
+        h = self.cfg.engine.state_hash(self.match.play.state_value)
+        write_save(self.cfg.active_wal(self.peer_pub).with_suffix(".save"), self.header, self.entries, h)
+
+    async def _finish(self) -> Outcome:
+        match = self.match
+        assert match is not None and self.header is not None
+        status = "finished" if match.finished else "stopped"
+        path = self.cfg.active_wal(self.peer_pub)
+        final = self.cfg.games_dir / f"{self.header.chain_id.hex()[:16]}.{status}.wal"
+        if self.wal is not None:
+            self.wal.close()
+        if path.exists():
+            os.replace(path, final)
+        save = path.with_suffix(".save")
+        if save.exists():
+            os.replace(save, final.with_suffix(".save"))
+        play = match.play
+        h = self.cfg.engine.state_hash(play.state_value) if play else None
+        out = self.cfg.engine.outcome(play.state_value) if play else None
+        await self._drain_and_close(None if match.finished else match.stopped)
+        return Outcome(status, match.stopped or "", out, h, match.game_id, final, match)
+
+    async def _drain_and_close(self, reason: str | None) -> None:
+        if reason is None:
+            # let the peer read our last message and close first; do not wait forever
+            try:
+                await asyncio.wait_for(self.link.reader.read(1), self.cfg.timeouts.shutdown)
+            except Exception:
+                pass
+        await self.link.close(reason)
+
+    async def _end(self, status: str, reason: str, tell: bool = True) -> Outcome:
+        log.warning("%s: %s: %s", self.link.label, status, reason)
+        await self.link.close(reason if tell else None)
+        return Outcome(status, reason, match=self.match)
+
+    def _evidence(self, exc: EquivocationError) -> None:
+        path = Path(self.cfg.data_dir) / "evidence"
+        path.mkdir(exist_ok=True, mode=0o700)
+        frames = [e.signed.payload for e in self.entries if e.direction == "in"]
+        (path / f"equivocation-{int(time.time() * 1000)}.msgpack").write_bytes(
+            pack(["wec-evidence", 1, self.peer_pub, str(exc), frames]))
+
+
+# ---------------------------------------------------------------------------------------------
+# Pairing
+# ---------------------------------------------------------------------------------------------
+
+async def run_pairing(cfg: NetConfig, link: Link, role: str, peer_der: bytes | None) -> KnownPeer:
+    """Run one pairing attempt on ``link`` and pin the peer. :raises PairingFailed: with the reason."""
+    hello = Hello(PROTOCOL_VERSION, "pair", cfg.name[:64], None, fresh(), None, 0, 0)
+    if role == "initiator":
+        await link.send(hello)
+    peer_hello = await link.recv()
+    if not isinstance(peer_hello, Hello) or peer_hello.mode != "pair" or peer_hello.v != PROTOCOL_VERSION:
+        raise PairingFailed("peer did not answer the pairing hello (version mismatch?)")
+    if role == "responder":
+        await link.send(hello)
+    machine = Pairing(role, cfg.identity, cfg.certs.der, peer_der)
+    outs = machine.start() if role == "initiator" else []
+    confirm_task: asyncio.Task[bool] | None = None
+    recv_task: asyncio.Task[Message] | None = None
+    deadline = asyncio.get_running_loop().time() + cfg.timeouts.confirm
+    try:
+        while True:
+            for out in outs:
+                if isinstance(out, Send):
+                    await link.send(out.message)
+                elif isinstance(out, Stop):
+                    raise PairingFailed(out.reason)
+                elif out.kind == "pair-code":
+                    confirm = cfg.confirm or _refuse
+                    confirm_task = asyncio.ensure_future(confirm(out.data["code"], peer_hello.name))
+                elif out.kind == "paired":
+                    peer_pub, peer_cert = out.data["peer_pub"], out.data["peer_cert"]
+                    check_public_key(peer_pub)
+                    known = KnownPeer(fingerprint(peer_pub), peer_pub.hex(), certs_mod.der_to_pem(peer_cert),
+                                      certs_mod.pin(peer_cert), peer_hello.name)
+                    PeerStore(cfg.data_dir).add(known)
+                    return known
+            outs = []
+            recv_task = recv_task or asyncio.ensure_future(link.recv())
+            waiting = {t for t in (recv_task, confirm_task) if t is not None}
+            left = deadline - asyncio.get_running_loop().time()
+            done, _ = await asyncio.wait(waiting, timeout=max(0.0, left), return_when=asyncio.FIRST_COMPLETED)
+            if not done:
+                raise PairingFailed(f"pairing not confirmed within {cfg.timeouts.confirm:g} s: not paired")
+            if confirm_task in done:
+                outs += machine.answer(bool(confirm_task.result()))
+                confirm_task = None
+            if recv_task in done:
+                msg = recv_task.result()
+                recv_task = None
+                outs += machine.receive(msg)
+    except PeerRefused as exc:
+        raise PairingFailed(f"the other side ended pairing: {exc}") from None
+    except (ProtocolError, ConnectionError, PeerTimeout, asyncio.IncompleteReadError) as exc:
+        raise PairingFailed(f"pairing failed: {exc}") from None
+    finally:
+        for task in (confirm_task, recv_task):
+            if task is not None:
+                task.cancel()
+                try:
+                    await task
+                except BaseException:
+                    pass
+        if machine.state is not PairState.PAIRED:
+            await link.close("pairing not completed")
+        else:
+            await link.close()
+
+
+async def _refuse(code: str, name: str) -> bool:
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Guest and host
+# ---------------------------------------------------------------------------------------------
+
+async def join(cfg: NetConfig, driver: Driver, host: str, port: int, expected_fp: str | None = None) -> Outcome:
+    """One connection attempt to ``host:port``: pair if the peer is new, then play.
+
+    :raises IdentityChanged: a pinned peer presented another identity (never silently accepted).
+    :raises PairingFailed: first contact not confirmed. :raises ConnectionError: no answer.
+    """
+    store = PeerStore(cfg.data_dir)
+    address = f"{host}:{port}"
+    known = store.get(expected_fp) if expected_fp else store.by_address(address)
+    if expected_fp and known is None and store.by_prefix(expected_fp):
+        known = store.by_prefix(expected_fp)[0]
+    t = cfg.timeouts
+    if known is None:
+        link = await connect(host, port, certs_mod.client_context(None, None), t)
+        peer_der = link.peer_der
+        if peer_der is None:
+            await link.close()
+            raise ProtocolError("host sent no certificate")
+        fp = certs_mod.peer_fingerprint(peer_der)
+        if expected_fp and not fp.startswith(expected_fp.lower()):
+            await link.close()
+            raise IdentityChanged(f"{address} presented identity {fp[:16]}, not the advertised {expected_fp[:16]}: "
+                                  "possible impostor; refused")
+        if store.get(fp) is None:
+            await run_pairing(cfg, link, "initiator", peer_der)
+        else:
+            await link.close()
+        known = PeerStore(cfg.data_dir).get(fp)
+        assert known is not None  # pinned just now, or already
+    try:
+        link = await connect(host, port, certs_mod.client_context(cfg.certs, known.cert_pem), t)
+    except ssl.SSLCertVerificationError:
+        raise IdentityChanged(_changed(known, address)) from None
+    if link.peer_der is None or certs_mod.pin(link.peer_der) != known.cert_pin:
+        await link.close()
+        raise IdentityChanged(_changed(known, address))
+    PeerStore(cfg.data_dir).remember_address(known.fingerprint, address)
+    return await GameConnection(cfg, driver, link, "guest", bytes.fromhex(known.public_key)).run()
+
+
+def _changed(known: KnownPeer, address: str) -> str:
+    return (f"IDENTITY CHANGED: {address} did not present the pinned identity of {known.name!r} "
+            f"({known.fingerprint[:16]}): possible impostor, refused. If that laptop was really reinstalled, "
+            f"remove its pin (wec peers --forget {known.fingerprint[:16]}) and pair again.")
+
+
+async def play_as_guest(cfg: NetConfig, driver: Driver, host: str, port: int, expected_fp: str | None = None,
+                        attempts: int = 5, backoff: float = 0.5) -> Outcome:
+    """Join and keep resuming after dropped links until the game is over (or attempts run out)."""
+    outcome = Outcome("disconnected", "not connected")
+    delay = backoff
+    for _ in range(attempts):
+        try:
+            outcome = await join(cfg, driver, host, port, expected_fp)
+        except (ConnectionError, OSError) as exc:
+            outcome = Outcome("disconnected", f"no answer from {host}:{port}: {exc}")
+        if outcome.status != "disconnected":
+            return outcome
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 10.0)
+    return outcome
+
+
+class Host:
+    """Listen for the guest: pair new devices, then play one game (resuming dropped links)."""
+
+    def __init__(self, cfg: NetConfig, driver: Driver, interface: str = "0.0.0.0", port: int = 0) -> None:
+        self.cfg, self.driver, self.interface, self.port = cfg, driver, interface, port
+        self.server: asyncio.AbstractServer | None = None
+        self.result: asyncio.Future[Outcome] | None = None
+        self.connections: list[Outcome] = []
+        self._sem = asyncio.Semaphore(MAX_PENDING_HANDSHAKES)
+        self._active: asyncio.Task[Any] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    async def start(self) -> int:
+        """Start listening; returns the port."""
+        self.result = asyncio.get_running_loop().create_future()
+        self.server = await listen(self.interface, self.port, self._serve, self._tasks)
+        self.port = self.server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        return self.port
+
+    async def wait(self, timeout: float | None = None) -> Outcome:
+        """The outcome of the game (finished or stopped)."""
+        assert self.result is not None
+        return await asyncio.wait_for(asyncio.shield(self.result), timeout)
+
+    async def close(self) -> None:
+        """Stop listening and end every connection; safe to call twice."""
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+            self.server = None
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            try:
+                await task
+            except BaseException:
+                pass
+
+    async def _serve(self, transport: asyncio.Transport) -> None:
+        peer = transport.get_extra_info("peername")
+        store = PeerStore(self.cfg.data_dir)
+        async with self._sem:
+            try:
+                link = await accept_tls(transport, certs_mod.server_context(self.cfg.certs, store.pems()),
+                                        self.cfg.timeouts)
+            except ssl.SSLCertVerificationError as exc:
+                log.warning("refused %s: its certificate is not pinned here (unknown device, or a pinned peer "
+                            "with a CHANGED identity: possible impostor) [%s]", peer, exc.verify_message)
+                return
+            except (ssl.SSLError, asyncio.TimeoutError, OSError, ProtocolError, ConnectionError) as exc:
+                log.warning("refused %s: TLS handshake failed: %r", peer, exc)
+                return
+        if link.peer_der is None:
+            try:
+                known = await run_pairing(self.cfg, link, "responder", None)
+                self.connections.append(Outcome("paired", known.name))
+            except PairingFailed as exc:
+                log.warning("pairing with %s failed: %s", peer, exc)
+                self.connections.append(Outcome("refused", str(exc)))
+            return
+        known = store.by_cert_pin(certs_mod.pin(link.peer_der))
+        if known is None:
+            await link.close("this certificate is not pinned here")
+            return
+        if self._active is not None and not self._active.done():
+            self._active.cancel()  # a new connection from the peer replaces a half-dead one
+            try:
+                await self._active
+            except BaseException:
+                pass
+        self._active = asyncio.current_task()
+        try:
+            outcome = await GameConnection(self.cfg, self.driver, link, "host", bytes.fromhex(known.public_key)).run()
+        finally:
+            await link.close()
+        self.connections.append(outcome)
+        if outcome.status in ("finished", "stopped") and self.result is not None and not self.result.done():
+            self.result.set_result(outcome)

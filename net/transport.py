@@ -1,0 +1,189 @@
+"""TLS 1.3 links carrying framed link messages, with deadlines on every read.
+
+``Link`` reads frames under per-frame deadlines, answers pings, sends a ping when the link
+is idle and declares the peer dead after ``Timeouts.dead`` seconds without any frame; a
+peer that floods (too many frames per second), sends garbage or stops reading is
+disconnected with a logged reason. Connections are opened by ``connect`` (client) and
+``accept_tls`` (server, TLS started per connection so the pins are always current).
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import ssl
+import time
+from dataclasses import dataclass
+from typing import Awaitable, Callable
+
+from net.certs import check_session
+from net.errors import PeerTimeout, ProtocolError
+from net.frames import encode_frame, read_frame
+from net.messages import Message, Ping, Pong, Refuse, decode_link, encode_link
+
+log = logging.getLogger("wec.net")
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """Deadlines and caps (anchors-reliability §3.3); tests pass short ones."""
+
+    connect: float = 5.0
+    handshake: float = 10.0
+    shutdown: float = 5.0
+    frame: float = 10.0
+    ping: float = 5.0
+    dead: float = 20.0
+    confirm: float = 120.0
+    max_frames_per_second: int = 2000
+    max_unsent: int = 1 << 20
+
+
+class PeerRefused(ProtocolError):
+    """The peer closed the link with a reason (a ``refuse`` message)."""
+
+
+class Link:
+    """One authenticated TLS connection. ``peer_der`` is the peer certificate (None if it sent none)."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, peer_der: bytes | None,
+                 timeouts: Timeouts, label: str) -> None:
+        self.reader, self.writer, self.peer_der = reader, writer, peer_der
+        self.timeouts, self.label = timeouts, label
+        self._pings = 0
+        self._window_start, self._window_frames = time.monotonic(), 0
+        self.closed = False
+
+    async def recv(self) -> Message:
+        """Next non-ping message. :raises PeerTimeout, ProtocolError, PeerRefused, ConnectionError."""
+        t = self.timeouts
+        last = time.monotonic()
+        while True:
+            wait = min(t.ping, max(0.0, last + t.dead - time.monotonic()))
+            try:
+                body = await read_frame(self.reader, wait, t.frame)
+            except asyncio.TimeoutError:
+                if time.monotonic() - last >= t.dead:
+                    raise PeerTimeout(f"peer silent for {t.dead:g} s (no frame, no pong)") from None
+                if self.reader.at_eof():
+                    raise ConnectionError("peer closed the connection")
+                self._pings += 1
+                await self.send(Ping(self._pings))
+                continue
+            except asyncio.IncompleteReadError:
+                raise ConnectionError("peer closed the connection") from None
+            last = time.monotonic()
+            self._count_frame(last)
+            msg = decode_link(body)
+            if isinstance(msg, Ping):
+                await self.send(Pong(msg.n))
+            elif isinstance(msg, Refuse):
+                raise PeerRefused(f"peer refused: {msg.reason}")
+            elif not isinstance(msg, Pong):
+                return msg
+
+    async def send(self, msg: Message) -> None:
+        """Send one message. :raises PeerTimeout: the peer stopped reading."""
+        if self.closed:
+            raise ConnectionError("link closed")
+        self.writer.write(encode_frame(encode_link(msg)))
+        if self.writer.transport.get_write_buffer_size() > self.timeouts.max_unsent:
+            raise PeerTimeout(f"peer stopped reading (over {self.timeouts.max_unsent} bytes unsent)")
+        try:
+            await asyncio.wait_for(self.writer.drain(), self.timeouts.frame)
+        except asyncio.TimeoutError:
+            raise PeerTimeout(f"peer did not read our frame within {self.timeouts.frame:g} s") from None
+
+    async def close(self, reason: str | None = None) -> None:
+        """Close (after telling the peer ``reason``); safe to call twice."""
+        if self.closed:
+            return
+        if reason:
+            log.info("%s: closing: %s", self.label, reason)
+            try:
+                await self.send(Refuse(reason[:512]))
+            except Exception:
+                pass
+        self.closed = True
+        self.writer.close()
+        try:
+            await asyncio.wait_for(self.writer.wait_closed(), self.timeouts.shutdown)
+        except Exception:
+            pass
+
+    def _count_frame(self, now: float) -> None:
+        if now - self._window_start >= 1.0:
+            self._window_start, self._window_frames = now, 0
+        self._window_frames += 1
+        if self._window_frames > self.timeouts.max_frames_per_second:
+            raise ProtocolError(f"flood: more than {self.timeouts.max_frames_per_second} frames per second")
+
+
+async def connect(host: str, port: int, ctx: ssl.SSLContext, timeouts: Timeouts) -> Link:
+    """Open a TLS link to ``host:port``.
+
+    :raises ConnectionError/OSError: no answer. :raises ssl.SSLError: handshake refused.
+    :raises ProtocolError: not TLS 1.3 / not wec/1.
+    """
+    try:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(host, port, ssl=ctx, server_hostname="",
+                                    ssl_handshake_timeout=timeouts.handshake,
+                                    ssl_shutdown_timeout=timeouts.shutdown),
+            timeouts.connect + timeouts.handshake)
+    except asyncio.TimeoutError:
+        raise ConnectionError(f"no answer from {host}:{port} within {timeouts.connect + timeouts.handshake:g} s") from None
+    return _checked(reader, writer, timeouts, f"{host}:{port}")
+
+
+class _Accepted(asyncio.Protocol):
+    """A fresh TCP connection, not read from until TLS starts (so no ClientHello byte is lost)."""
+
+    def __init__(self, on_connection: "Callable[[asyncio.Transport], Awaitable[None]]",
+                 tasks: "set[asyncio.Task[None]]") -> None:
+        self.on_connection, self.tasks = on_connection, tasks
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        transport.pause_reading()
+        task = asyncio.ensure_future(self.on_connection(transport))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+
+async def listen(host: str, port: int, on_connection: "Callable[[asyncio.Transport], Awaitable[None]]",
+                 tasks: "set[asyncio.Task[None]]") -> asyncio.AbstractServer:
+    """Listen for TCP connections; each one is handed to ``on_connection`` (as a task kept in ``tasks``)."""
+    loop = asyncio.get_running_loop()
+    return await loop.create_server(lambda: _Accepted(on_connection, tasks), host, port)
+
+
+async def accept_tls(transport: asyncio.Transport, ctx: ssl.SSLContext, timeouts: Timeouts) -> Link:
+    """Server side: run the TLS handshake (with a deadline) on an accepted TCP connection.
+
+    :raises ssl.SSLError: handshake failed (e.g. an unpinned client certificate).
+    """
+    loop = asyncio.get_running_loop()
+    peer = transport.get_extra_info("peername")
+    reader = asyncio.StreamReader(loop=loop)
+    protocol = asyncio.StreamReaderProtocol(reader, loop=loop)
+    try:
+        tls = await asyncio.wait_for(loop.start_tls(transport, protocol, ctx, server_side=True,
+                                                    ssl_handshake_timeout=timeouts.handshake),
+                                     timeouts.handshake + 1)
+    except BaseException:
+        transport.close()
+        raise
+    if tls is None:
+        raise ConnectionError("connection closed during the TLS handshake")
+    writer = asyncio.StreamWriter(tls, protocol, reader, loop)
+    return _checked(reader, writer, timeouts, f"{peer[0]}:{peer[1]}" if peer else "?")
+
+
+def _checked(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, timeouts: Timeouts, label: str) -> Link:
+    ssl_object = writer.get_extra_info("ssl_object")
+    try:
+        der = check_session(ssl_object)
+    except ProtocolError:
+        writer.close()
+        raise
+    return Link(reader, writer, der, timeouts, label)
