@@ -270,7 +270,12 @@ class GameConnection:
         match = self.match
         assert match is not None
         while not match.over:
-            send = self.driver.decide(match)
+            try:
+                send = self.driver.decide(match)
+            except (ValueError, RuntimeError) as exc:  # a refused command (invalid option, not our move...)
+                log.warning("%s: command refused: %s", self.link.label, exc)
+                self.driver.on_event(Event("command-refused", {"reason": str(exc)}))
+                return
             if send is None:
                 return
             await self._issue(send)
@@ -318,6 +323,7 @@ class GameConnection:
         save = path.with_suffix(".save")
         if save.exists():
             os.replace(save, final.with_suffix(".save"))
+        save.with_suffix(".save.bak").unlink(missing_ok=True)
         play = match.play
         h = self.cfg.engine.state_hash(play.state_value) if play else None
         out = self.cfg.engine.outcome(play.state_value) if play else None
@@ -447,6 +453,7 @@ async def join(cfg: NetConfig, driver: Driver, host: str, port: int, expected_fp
                                   "possible impostor; refused")
         if store.get(fp) is None:
             await run_pairing(cfg, link, "initiator", peer_der)
+            PeerStore(cfg.data_dir).remember_address(fp, address)
         else:
             await link.close()
         known = PeerStore(cfg.data_dir).get(fp)
@@ -495,6 +502,7 @@ class Host:
         self.connections: list[Outcome] = []
         self._sem = asyncio.Semaphore(MAX_PENDING_HANDSHAKES)
         self._active: asyncio.Task[Any] | None = None
+        self.active_link: Link | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
     async def start(self) -> int:
@@ -556,6 +564,7 @@ class Host:
             except BaseException:
                 pass
         self._active = asyncio.current_task()
+        self.active_link = link
         try:
             outcome = await GameConnection(self.cfg, self.driver, link, "host", bytes.fromhex(known.public_key)).run()
         finally:
