@@ -13,6 +13,7 @@ Goals (notes/anchors-performance.md, goal 7): (a) median <= 250 ms, max <= 1 s;
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import secrets
 import statistics
@@ -63,18 +64,23 @@ def run_node(interface: str, name: str, wait_peer: bool) -> int:
 
 def run_bench(trials: int) -> dict[str, Any]:
     """Run ``trials`` of each case over a fresh netns pair; times in milliseconds."""
-    netns = _netns_module()
-    times: dict[str, list[float]] = {"join": [], "host": []}
-    with netns.netns_pair(prefix="wecb") as pair:
-        for _ in range(trials):
-            times["join"].append(_trial(pair, first=(pair.ns_a, pair.addr_a, False),
-                                        second=(pair.ns_b, pair.addr_b, True), case="join"))
-            times["host"].append(_trial(pair, first=(pair.ns_b, pair.addr_b, True),
-                                        second=(pair.ns_a, pair.addr_a, False), case="host"))
+    with _netns_module().netns_pair(prefix="wecb") as pair:
+        times = measure(pair, trials)
     return {case: {"trials": len(ms), "median_ms": round(statistics.median(ms), 1),
                    "min_ms": round(min(ms), 1), "max_ms": round(max(ms), 1),
                    "goal_median_ms": GOALS_MS[case], "samples_ms": [round(x, 1) for x in ms]}
             for case, ms in times.items()}
+
+
+def measure(pair: Any, trials: int) -> dict[str, list[float]]:
+    """Milliseconds from start to listed for each trial of both cases, over ``pair`` (tests/netns.py)."""
+    times: dict[str, list[float]] = {"join": [], "host": []}
+    for _ in range(trials):
+        times["join"].append(_trial(pair, first=(pair.ns_a, pair.addr_a, False),
+                                    second=(pair.ns_b, pair.addr_b, True), case="join"))
+        times["host"].append(_trial(pair, first=(pair.ns_b, pair.addr_b, True),
+                                    second=(pair.ns_a, pair.addr_a, False), case="host"))
+    return times
 
 
 def format_results(results: dict[str, Any]) -> str:
@@ -139,8 +145,7 @@ def _emit(event: str, **fields: Any) -> None:
 def _netns_module() -> ModuleType:
     """tests/netns.py (the bench shares the test harness)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-    import netns  # noqa: PLC0415
-    return netns
+    return importlib.import_module("netns")
 
 
 if __name__ == "__main__":
