@@ -13,7 +13,7 @@ from typing import Any
 
 import msgpack
 
-from net.errors import ProtocolError
+from net.errors import PeerTimeout, ProtocolError
 
 MAX_FRAME = 64 * 1024
 MAX_STR = 1024
@@ -60,21 +60,26 @@ def encode_frame(body: bytes) -> bytes:
 
 
 async def read_frame(reader: asyncio.StreamReader, idle_timeout: float, frame_timeout: float) -> bytes:
-    """Read one frame body: wait up to ``idle_timeout`` for its header, then ``frame_timeout`` in total.
+    """Read one frame body: wait up to ``idle_timeout`` for its first byte, then ``frame_timeout`` in total.
 
+    :raises asyncio.TimeoutError: nothing arrived within ``idle_timeout`` (the link is idle).
+    :raises PeerTimeout: a frame was started but not finished by its deadline (a stalled peer).
     :raises ProtocolError: declared length over MAX_FRAME (checked before reading the body).
-    :raises asyncio.TimeoutError: the peer stalled. :raises asyncio.IncompleteReadError: closed.
+    :raises asyncio.IncompleteReadError: the peer closed the connection.
     """
     header = await asyncio.wait_for(reader.readexactly(1), idle_timeout)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + frame_timeout
-    header += await asyncio.wait_for(reader.readexactly(3), max(0.0, deadline - loop.time()))
-    (length,) = _HEADER.unpack(header)
-    if length > MAX_FRAME:
-        raise ProtocolError(f"declared frame length {length} exceeds MAX_FRAME ({MAX_FRAME})")
-    if length == 0:
-        raise ProtocolError("empty frame")
-    return await asyncio.wait_for(reader.readexactly(length), max(0.0, deadline - loop.time()))
+    try:
+        header += await asyncio.wait_for(reader.readexactly(3), max(0.0, deadline - loop.time()))
+        (length,) = _HEADER.unpack(header)
+        if length > MAX_FRAME:
+            raise ProtocolError(f"declared frame length {length} exceeds MAX_FRAME ({MAX_FRAME})")
+        if length == 0:
+            raise ProtocolError("empty frame")
+        return await asyncio.wait_for(reader.readexactly(length), max(0.0, deadline - loop.time()))
+    except asyncio.TimeoutError:
+        raise PeerTimeout(f"frame not completed within {frame_timeout:g} s (stalled peer)") from None
 
 
 def _no_ext(code: int, data: bytes) -> Any:

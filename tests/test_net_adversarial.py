@@ -1,0 +1,302 @@
+"""An evil peer against an honest host over real TLS: every attack ends in a clean refusal
+(logged reason, connection dropped or message rejected) and changes nothing on the host:
+the host's write-ahead log is byte-identical and its engine state unchanged.
+anchors-reliability §2 A1–A3, A8, B1–B8, D4, E2–E3.
+"""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+import ssl
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+import pytest
+
+import engine.api as engine
+from net import certs
+from net.bot import BotDriver
+from net.chain import SIG_CONTEXT, ChainWriter
+from net.frames import encode_frame, pack
+from net.messages import Action, ActionResult, Colour, Ping, Signed, encode_fields, encode_link
+from net.session import Host, Outcome
+from net.transport import PeerRefused, connect
+from net_evil import Evil
+from net_helpers import FAST, make_cfg, run
+
+
+async def _scenario(tmp: Path, body: Callable[[Host, Evil, int], Awaitable[Any]]) -> Any:
+    hc = make_cfg(tmp, "host", engine)
+    host = Host(hc, BotDriver(engine, 1, "white"), "127.0.0.1", 0)
+    port = await host.start()
+    evil = Evil(tmp, hc)
+    try:
+        return await body(host, evil, port)
+    finally:
+        if evil.link is not None:
+            await evil.link.close()
+        await host.close()
+
+
+async def _ended(host: Host, n: int = 1, timeout: float = 5.0) -> Outcome:
+    """Wait until the host has finished handling ``n`` game connections; return the last one."""
+    async def wait() -> Outcome:
+        while len(host.connections) < n:
+            await asyncio.sleep(0.01)
+        return host.connections[n - 1]
+    return await asyncio.wait_for(wait(), timeout)
+
+
+def _wal(host: Host) -> bytes:
+    (path,) = (host.cfg.data_dir / "games").glob("active-*.wal")
+    return path.read_bytes()
+
+
+async def _in_play(evil: Evil, port: int) -> None:
+    """Connect, hello, honest setup; black (evil) is to move."""
+    await evil.connect(port, FAST)
+    await evil.hello()
+    await evil.setup_as_black()
+
+
+def _raw(evil: Evil, data: bytes) -> None:
+    assert evil.link is not None
+    evil.link.writer.write(data)
+
+
+@pytest.mark.parametrize("data, reason", [
+    (b"\xff\xff\xff\xff", "exceeds MAX_FRAME"),                            # A1: oversized, dropped before reading
+    (encode_frame(b"\xc1"), "undecodable msgpack"),                         # A3: malformed
+    (encode_frame(b"\x92\xa6signed"), "undecodable msgpack"),               # A3: truncated inside a full frame
+    (encode_frame(b"\xdd\xff\xff\xff\xff"), "undecodable msgpack"),         # A4: forged array32 header
+    (encode_frame(pack(["ping", {"n": 1}]) + b"\x00"), "undecodable msgpack"),  # A3: extra data
+    (encode_frame(b"\x92\xa4ping\x82\xa1n\x01\xa1n\x02"), "undecodable msgpack"),  # A6: duplicate key
+    (encode_frame(b"\x92\xa4ping\x81\xa1n\xcf" + (1).to_bytes(8, "big")), "non-canonical"),  # A6
+    (encode_frame(pack(["launch", {}])), "unknown link message type"),
+    (encode_frame(pack(["ping", {"n": "x"}])), "field 'n'"),
+])
+def test_bad_frames_are_dropped_and_change_nothing(tmp_path: Path, data: bytes, reason: str) -> None:
+    async def body(host: Host, evil: Evil, port: int) -> tuple[Outcome, bytes, bytes]:
+        await _in_play(evil, port)
+        before = _wal(host)
+        _raw(evil, data)
+        out = await _ended(host)
+        return out, before, _wal(host)
+
+    out, before, after = run(_scenario(tmp_path, body))
+    assert out.status == "disconnected" and reason in out.reason
+    assert after == before
+    assert out.match.play.index == 0
+
+
+def test_truncated_frame_then_silence_hits_the_frame_deadline(tmp_path: Path) -> None:
+    """A2/E2: a declared length larger than what is sent, then silence: dropped at the frame deadline."""
+    async def body(host: Host, evil: Evil, port: int) -> tuple[Outcome, bytes, bytes]:
+        await _in_play(evil, port)
+        before = _wal(host)
+        _raw(evil, (100).to_bytes(4, "big") + b"\x92" * 10)
+        out = await _ended(host)
+        return out, before, _wal(host)
+
+    out, before, after = run(_scenario(tmp_path, body))
+    assert out.status == "disconnected" and "frame not completed within 1 s" in out.reason
+    assert after == before
+
+
+def test_peer_that_stops_answering_mid_turn_times_out(tmp_path: Path) -> None:
+    """E3: black (the evil peer) must move but goes silent and ignores pings: dropped after `dead`."""
+    async def body(host: Host, evil: Evil, port: int) -> tuple[Outcome, bytes, bytes, float]:
+        await _in_play(evil, port)
+        before = _wal(host)
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        out = await _ended(host)
+        return out, before, _wal(host), loop.time() - t0
+
+    out, before, after, waited = run(_scenario(tmp_path, body))
+    assert out.status == "disconnected" and "peer silent for 1.5 s" in out.reason
+    assert 1.0 <= waited < 4.0
+    assert after == before and out.match.play.index == 0
+
+
+def test_wrong_protocol_version_in_hello_is_refused(tmp_path: Path) -> None:
+    """A8: hello v=2 against v1: refused with "version mismatch"; no game message exchanged."""
+    async def body(host: Host, evil: Evil, port: int) -> tuple[Outcome, str]:
+        await evil.connect(port, FAST)
+        with pytest.raises(PeerRefused) as info:
+            await evil.hello(v=2)
+        return await _ended(host), str(info.value)
+
+    out, seen = run(_scenario(tmp_path, body))
+    assert out.status == "refused" and "version mismatch" in out.reason and "version mismatch" in seen
+    assert not list((tmp_path / "host" / "games").glob("active-*.wal"))
+
+
+def test_wrong_alpn_is_refused(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A8: a client offering ALPN wec/2 completes TLS, but the host checks ALPN and drops it."""
+    async def body(host: Host, evil: Evil, port: int) -> type:
+        ctx = certs.client_context(evil.certs, certs.make_cert(host.cfg.identity).cert_pem.decode())
+        ctx.set_alpn_protocols(["wec/2"])
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, ssl=ctx, server_hostname="")
+        try:
+            data = await asyncio.wait_for(reader.read(100), 3)
+            return type(data)
+        finally:
+            writer.close()
+
+    with caplog.at_level("WARNING", logger="wec.net"):
+        run(_scenario(tmp_path, body))
+    assert "version mismatch: peer does not speak wec/1" in caplog.text
+
+
+def test_unpinned_client_certificate_is_refused(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """D4 (server side): a client whose key is not pinned (or changed) fails the TLS handshake."""
+    async def body(host: Host, evil: Evil, port: int) -> str:
+        (host.cfg.data_dir / "known_peers.json").unlink()  # the host does not know the evil key
+        await evil.connect(port, FAST)
+        with pytest.raises((ssl.SSLError, ConnectionError)) as info:
+            await evil.hello()
+        return str(info.value)
+
+    with caplog.at_level("WARNING", logger="wec.net"):
+        run(_scenario(tmp_path, body))
+    assert "not pinned here" in caplog.text and "possible impostor" in caplog.text
+
+
+def test_replayed_message_is_ignored_and_the_game_goes_on(tmp_path: Path) -> None:
+    """B2: an earlier frame resent byte-identical is a duplicate: not applied, not an error."""
+    async def body(host: Host, evil: Evil, port: int) -> tuple[bytes, bytes, int, Any]:
+        await _in_play(evil, port)
+        before = _wal(host)
+        assert evil.link is not None
+        await evil.link.send(evil.sent[0])  # replay our first message (the colour choice)
+        await evil.link.send(Ping(7))
+        await asyncio.sleep(0.2)
+        mid = _wal(host)
+        play = evil.match.play
+        assert play is not None
+        action = engine.format_action(engine.random_action(play.state_value, random.Random(3)))
+        await evil.send(play.act(action).message)
+        result = await evil.pump()
+        return before, mid, len(host.connections), result
+
+    before, mid, ended, result = run(_scenario(tmp_path, body))
+    assert mid == before and ended == 0
+    assert isinstance(result, ActionResult) and result.ok
+
+
+def _forge(evil: Evil, msg: Any, **changes: Any) -> Signed:
+    """Sign ``msg`` as evil's next message with header fields replaced (seq, prev, chain, v)."""
+    w = evil.writer
+    header = {"v": 1, "chain": w.chain_id, "sender": w.identity.public_bytes, "seq": w.seq, "prev": w.prev}
+    header.update(changes)
+    payload = pack([header["v"], header["chain"], header["sender"], header["seq"], header["prev"], encode_fields(msg)])
+    return Signed(payload, w.identity.sign(SIG_CONTEXT + payload))
+
+
+def _first_action(evil: Evil) -> Action:
+    play = evil.match.play
+    assert play is not None
+    return Action(0, engine.format_action(engine.legal_actions(play.state_value)[0]))
+
+
+@pytest.mark.parametrize("attack, reason", [
+    ("reorder", "out-of-order message: expected seq"),
+    ("bad-signature", "bad signature"),
+    ("other-game", "belongs to another game"),
+    ("version", "version mismatch: game message v2"),
+    ("broken-chain", "broken chain"),
+    ("other-signer", "bad signature"),
+])
+def test_forged_and_reordered_messages_are_dropped(tmp_path: Path, attack: str, reason: str) -> None:
+    """B1, B3, B4, B6, B7: the host drops the link, logs the reason and applies nothing."""
+    async def body(host: Host, evil: Evil, port: int) -> tuple[Outcome, bytes, bytes]:
+        await _in_play(evil, port)
+        before = _wal(host)
+        msg = _first_action(evil)
+        if attack == "reorder":
+            signed = _forge(evil, msg, seq=evil.writer.seq + 1)
+        elif attack == "bad-signature":
+            good = evil.writer.sign(msg)
+            signed = Signed(good.payload, bytes([good.sig[0] ^ 1]) + good.sig[1:])
+        elif attack == "other-game":
+            signed = _forge(evil, msg, chain=bytes(32))
+        elif attack == "version":
+            signed = _forge(evil, msg, v=2)
+        elif attack == "broken-chain":
+            signed = _forge(evil, msg, prev=bytes(32))
+        else:  # signed by another key
+            other = ChainWriter(make_cfg(tmp_path, "other", engine).identity, evil.chain_id)
+            signed = other.sign(msg)
+        assert evil.link is not None
+        await evil.link.send(signed)
+        out = await _ended(host)
+        return out, before, _wal(host)
+
+    out, before, after = run(_scenario(tmp_path, body))
+    assert out.status == "disconnected" and reason in out.reason
+    assert after == before and out.match.play.index == 0
+
+
+def test_two_messages_with_the_same_sequence_number_stop_the_game_with_evidence(tmp_path: Path) -> None:
+    """B5: equivocation is detected the first time the second message is seen; evidence is written."""
+    async def body(host: Host, evil: Evil, port: int) -> tuple[Outcome, bytes, bytes, list[Path]]:
+        await evil.connect(port, FAST)
+        await evil.hello()
+        first = await evil.send(Colour("black", bytes(32)), {"toss_nonce": bytes(32)}, feed=False)
+        await asyncio.sleep(0.2)
+        before = _wal(host)
+        assert first.payload
+        second = _forge(evil, Colour("white", bytes(32)), seq=0, prev=ChainWriter(evil.identity, evil.chain_id).prev)
+        assert evil.link is not None
+        await evil.link.send(second)
+        out = await _ended(host)
+        return out, before, _wal(host), list((host.cfg.data_dir / "evidence").glob("*"))
+
+    out, before, after, evidence = run(_scenario(tmp_path, body))
+    assert out.status == "stopped" and "equivocation: two different messages signed with seq 0" in out.reason
+    assert after == before and len(evidence) == 1
+
+
+def test_illegal_action_is_rejected_with_its_rule_and_changes_nothing(tmp_path: Path) -> None:
+    """B8: an illegal action (moving the opponent's piece; bad notation) is rejected by the
+    receiver's engine with the rule it broke; the host's state is unchanged and the game goes on."""
+    async def body(host: Host, evil: Evil, port: int) -> tuple[list[ActionResult], str, str, int]:
+        await _in_play(evil, port)
+        play = evil.match.play
+        assert play is not None
+        state = play.state_value
+        rng = random.Random(5)
+        white_state = state
+        while engine.side_to_move(white_state) == "black":
+            white_state = engine.apply_action(white_state, engine.random_action(white_state, rng))
+        legal_now = {engine.format_action(a) for a in engine.legal_actions(state)}
+        illegal = next(t for t in map(engine.format_action, engine.legal_actions(white_state)) if t not in legal_now)
+        hash_before = engine.state_hash(state)
+        results = []
+        for text in (illegal, "no such move"):
+            await evil.send(Action(0, text), feed=False)
+            results.append(await evil.pump())
+        # the honest host still plays on: a legal action is accepted
+        await evil.send(Action(0, sorted(legal_now)[0]), feed=False)
+        results.append(await evil.pump())
+        return results, hash_before, engine.state_hash(state), len(host.connections)
+
+    results, h0, h1, ended = run(_scenario(tmp_path, body))
+    assert [r.ok for r in results] == [False, False, True]
+    assert results[0].rule and results[0].rule != "notation" and results[0].reason
+    assert results[1].rule == "notation"
+    assert h0 == h1 and ended == 0
+
+
+def test_flood_of_frames_is_dropped(tmp_path: Path) -> None:
+    """E4-style flood: more frames per second than the cap: dropped with a reason."""
+    async def body(host: Host, evil: Evil, port: int) -> Outcome:
+        await _in_play(evil, port)
+        frame = encode_frame(encode_link(Ping(1)))
+        _raw(evil, frame * (FAST.max_frames_per_second + 50))
+        return await _ended(host)
+
+    out = run(_scenario(tmp_path, body))
+    assert out.status == "disconnected" and "flood: more than 2000 frames per second" in out.reason
