@@ -113,6 +113,8 @@ class _Gen:
         self.side = side
         self.hidden = hidden_from(state, side)
         self.cells = state.cells()
+        self.occupied = {cell for cell, sids in self.cells.items()
+                         if any(s not in self.hidden for s in sids)}
 
     def visible_at(self, r: int, c: int, lv: str) -> tuple[int, ...]:
         """Pieces on a cell as the mover sees them."""
@@ -120,7 +122,7 @@ class _Gen:
 
     def clear(self, r: int, c: int, lv: str) -> bool:
         """No piece seen on the cell (03/M0.9)."""
-        return on_board(r, c) and not self.visible_at(r, c, lv)
+        return 1 <= r <= 10 and 1 <= c <= 10 and (r, c, lv) not in self.occupied
 
     def enter(self, movers: list[Piece], r: int, c: int, lv: str, capture: bool,
               leaving: frozenset[int] = frozenset()) -> bool:
@@ -328,7 +330,7 @@ class _Gen:
         out = []
         for dx, dy in KING_STEPS:
             dr, dc = to_board(p.side, dx, dy)
-            if not shift_ok(st, [p, mate], dr, dc, self.hidden):
+            if not on_board(p.row + dr, p.col + dc):
                 continue
             usable = [(sq, ms) for sq, ms in squares
                       if on_board(sq[0] + dr, sq[1] + dc)]
@@ -338,7 +340,7 @@ class _Gen:
                     if len(members) > 4:
                         continue                  # 03/M1.3.5
                     group = [p, mate, *members]
-                    if n and not shift_ok(st, group, dr, dc, self.hidden):
+                    if not shift_ok(st, group, dr, dc, self.hidden):
                         continue
                     doze = tuple((m.kind, m.row, m.col) for m in [mate, *members])
                     move = Move(describe(st, p), GROUND, p.row + dr, p.col + dc, doze=doze)
