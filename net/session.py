@@ -479,11 +479,14 @@ async def play_as_guest(cfg: NetConfig, driver: Driver, host: str, port: int, ex
                         attempts: int = 5, backoff: float = 0.5) -> Outcome:
     """Join and keep resuming after dropped links until the game is over (or attempts run out)."""
     outcome = Outcome("disconnected", "not connected")
-    delay = backoff
+    delay, answered = backoff, False
     for _ in range(attempts):
         try:
             outcome = await join(cfg, driver, host, port, expected_fp)
+            answered = True
         except (ConnectionError, OSError) as exc:
+            if not answered:
+                raise ConnectionError(f"no answer from {host}:{port} ({exc}); is the other laptop hosting?") from None
             outcome = Outcome("disconnected", f"no answer from {host}:{port}: {exc}")
         if outcome.status != "disconnected":
             return outcome

@@ -1,0 +1,186 @@
+"""``wec host`` / ``wec join PEER``: network play from the command line (bots, tests, demos).
+
+The host listens (``--interface``, ``--port``) and advertises itself over mDNS; the guest
+finds it by name or fingerprint prefix (or takes ``host:port``), pairs on first contact
+(the short code is confirmed on both ends: y/n on stdin, or ``--auto-confirm``), then
+the two negotiate and play with ``--bot random``. Exit code 0 when the game finished,
+1 when it stopped or the connection failed, 2 for usage or licence problems.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from typing import Any
+
+import engine.api as engine
+from net import vendor_key
+from net.bot import BotDriver
+from net.discovery import AsyncDiscovery, DiscoveryError, HostPortError, parse_host_port
+from net.errors import NetError
+from net.identity import load_or_create
+from net.licence import LicenceError, verify_peer_token
+from net.outputs import Event
+from net.session import Host, NetConfig, Outcome, play_as_guest
+from net.transport import Timeouts
+from wec_p2p.paths import data_dir
+
+
+def register(subparsers: Any) -> None:
+    """Add ``host`` and ``join``."""
+    p = subparsers.add_parser("host", help="host a WiFi game and wait for the other laptop")
+    _common(p)
+    p.set_defaults(func=cmd_host)
+    p = subparsers.add_parser("join", help="join a WiFi game: PEER is a name, fingerprint prefix or host:port")
+    p.add_argument("peer", metavar="PEER")
+    _common(p)
+    p.set_defaults(func=cmd_join)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--bot", choices=["random"], help="play with a bot, without a screen")
+    p.add_argument("--seed", type=int, default=0, help="bot random seed")
+    p.add_argument("--colour", choices=["white", "black"], default="white", help="colour to ask for")
+    p.add_argument("--gov", help="our government type (secret until both have chosen)")
+    p.add_argument("--request", action="append", default=[], metavar="OPTION=VALUE",
+                   help="ask the other side for a rule change (repeatable)")
+    p.add_argument("--reject", action="append", default=[], metavar="OPTION",
+                   help="reject requests that change this option (default: approve all)")
+    p.add_argument("--interface", metavar="ADDR", help="local IPv4 address to use (listen / mDNS)")
+    p.add_argument("--port", type=int, default=0, help="TCP port to listen on (host; 0 = any)")
+    p.add_argument("--name", help="name shown to the other player")
+    p.add_argument("--auto-confirm", action="store_true", help="accept the pairing code without asking")
+    p.add_argument("--new-game", action="store_true", help="abandon an unfinished game with this peer")
+    p.add_argument("--timeout", type=float, default=10.0, help="seconds to find/answer the peer")
+    p.add_argument("--no-discovery", action="store_true", help="host: do not advertise over mDNS")
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    """Run ``wec host``."""
+    return _run(args, _host(args))
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    """Run ``wec join``."""
+    return _run(args, _join(args))
+
+
+def _run(args: argparse.Namespace, coro: Any) -> int:
+    logging.basicConfig(level=logging.WARNING, format="wec: %(message)s")
+    if args.bot is None:
+        coro.close()
+        print("wec: interactive network play needs the game window; use --bot random here", file=sys.stderr)
+        return 2
+    try:
+        outcome: Outcome = asyncio.run(coro)
+    except (NetError, DiscoveryError, HostPortError, LicenceError, ConnectionError, OSError) as exc:
+        print(f"wec: {exc}", file=sys.stderr)
+        return 2 if isinstance(exc, (LicenceError, HostPortError)) else 1
+    print(f"RESULT status={outcome.status} outcome={outcome.outcome} hash={outcome.state_hash} "
+          f"game={outcome.game_id.hex() if outcome.game_id else None} transcript={outcome.transcript}")
+    if outcome.reason:
+        print(f"wec: {outcome.reason}", file=sys.stderr)
+    return 0 if outcome.status == "finished" else 1
+
+
+def _config(args: argparse.Namespace) -> tuple[NetConfig, BotDriver]:
+    directory = data_dir()
+    identity = load_or_create(directory)
+    token_path = directory / "licence.token"
+    if not token_path.exists():
+        raise LicenceError("not_activated", "network play needs an activated installation: run `wec activate KEY`")
+    from net.licence import verify_token
+    token = token_path.read_bytes()
+    verify_token(token, identity.public_bytes, vendor_public_key=vendor_key.VENDOR_PUBLIC_KEY)
+
+    def check_peer(peer_token: bytes, peer_pub: bytes) -> object:
+        return verify_peer_token(peer_token, peer_pub, vendor_public_key=vendor_key.VENDOR_PUBLIC_KEY)
+
+    cfg = NetConfig(identity=identity, data_dir=directory, engine=engine, name=args.name or f"wec-{identity.fingerprint[:6]}",
+                    timeouts=Timeouts(confirm=120.0), licence_token=token, licence_check=check_peer,
+                    confirm=_auto_yes if args.auto_confirm else _ask, new_game=args.new_game)
+    requests = [_parse_request(r) for r in args.request]
+    reject = set(args.reject)
+    bot = _PrintingBot(engine, seed=args.seed, colour=args.colour, gov=args.gov, requests=requests,
+                       approve=lambda changes: not (reject & set(changes)))
+    return cfg, bot
+
+
+async def _host(args: argparse.Namespace) -> Outcome:
+    cfg, bot = _config(args)
+    host = Host(cfg, bot, args.interface or "0.0.0.0", args.port)
+    port = await host.start()
+    print(f"hosting as {cfg.name!r} ({cfg.identity.fingerprint[:16]}) on port {port}", flush=True)
+    disc = None
+    if not args.no_discovery:
+        disc = AsyncDiscovery(cfg.name, cfg.identity.fingerprint, port=port, status="hosting",
+                              interfaces=[args.interface] if args.interface else None)
+        await disc.async_start()
+    try:
+        return await host.wait(None)
+    finally:
+        if disc is not None:
+            await disc.async_close()
+        await host.close()
+
+
+async def _join(args: argparse.Namespace) -> Outcome:
+    cfg, bot = _config(args)
+    expected = None
+    try:
+        host, port = parse_host_port(args.peer)
+    except HostPortError:
+        host, port, expected = await _discover(cfg, args)
+    return await play_as_guest(cfg, bot, host, port, expected_fp=expected, attempts=5)
+
+
+async def _discover(cfg: NetConfig, args: argparse.Namespace) -> tuple[str, int, str]:
+    disc = AsyncDiscovery(cfg.name, cfg.identity.fingerprint, status="joining",
+                          interfaces=[args.interface] if args.interface else None)
+    await disc.async_start()
+    wanted = args.peer.lower()
+    try:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + args.timeout
+        while loop.time() < deadline:
+            for peer in disc.peers.values():
+                if peer.name.lower() == wanted or peer.fingerprint.lower().startswith(wanted):
+                    print(f"found {peer.name!r} ({peer.fingerprint[:16]}) at {peer.host}:{peer.port}", flush=True)
+                    return peer.host, peer.port, peer.fingerprint
+            await asyncio.sleep(0.05)
+    finally:
+        await disc.async_close()
+    raise ConnectionError(f"no peer named or with fingerprint {args.peer!r} answered within {args.timeout:g} s "
+                          "(is `wec host` running on this network? if multicast is blocked, give host:port)")
+
+
+def _parse_request(text: str) -> dict[str, Any]:
+    name, sep, value = text.partition("=")
+    if not sep:
+        raise HostPortError(f"--request {text!r}: expected OPTION=VALUE")
+    low = value.lower()
+    parsed: Any = True if low == "true" else False if low == "false" else int(value) if value.lstrip("-").isdigit() else value
+    return {name: parsed}
+
+
+async def _auto_yes(code: str, name: str) -> bool:
+    print(f"pairing code {code} with {name!r}: accepted (--auto-confirm)", flush=True)
+    return True
+
+
+async def _ask(code: str, name: str) -> bool:
+    prompt = f"First contact with {name!r}. Does the other screen show {code}? [y/n] "
+    answer = await asyncio.to_thread(input, prompt)
+    return answer.strip().lower() in ("y", "yes")
+
+
+class _PrintingBot(BotDriver):
+    """The bot, printing the setup and the end of the game."""
+
+    def on_event(self, event: Event) -> None:
+        super().on_event(event)
+        if event.kind in ("rule-answer", "colours", "governments", "game-over", "rejected", "command-refused"):
+            print(f"{event.kind}: {event.data}", flush=True)
+        elif event.kind == "started":
+            print(f"started: game {event.data['game_id'].hex()[:16]}, colours {event.data['colours']}", flush=True)
