@@ -41,6 +41,7 @@ class Lockstep:
         self.pending: tuple[int, Any, str] | None = None   # (index, new state, text) of our action
         self.undo_asked: tuple[str, int] | None = None     # (who, index)
         self.rejections = 0
+        self._validated: tuple[int, str, Any] | None = None
 
     @property
     def index(self) -> int:
@@ -59,7 +60,8 @@ class Lockstep:
         """Our action in notation. :raises RuntimeError: not our move. :raises engine RuleError/NotationError."""
         if not self.my_move():
             raise RuntimeError("not our move")
-        self.engine.apply_action(self.state_value, self.engine.parse_action(text))  # validate; nothing changes
+        new = self.engine.apply_action(self.state_value, self.engine.parse_action(text))  # validate only
+        self._validated = (self.index, text, new)
         return Send(Action(self.index, text))
 
     def request_undo(self) -> Send:
@@ -90,7 +92,12 @@ class Lockstep:
             return self._break(str(exc))
 
     def _own_action(self, msg: Action) -> list[Output]:
-        new = self.engine.apply_action(self.state_value, self.engine.parse_action(msg.text))
+        cached = self._validated
+        if cached is not None and cached[:2] == (msg.index, msg.text):
+            new = cached[2]
+        else:
+            new = self.engine.apply_action(self.state_value, self.engine.parse_action(msg.text))
+        self._validated = None
         self.pending = (msg.index, new, msg.text)
         self.state = PlayState.AWAIT_RESULT
         return []

@@ -111,6 +111,7 @@ class GameConnection:
         self.reader: ChainReader | None = None
         self.replaying = False
         self._pending_entries: list[Entry] = []
+        self._saving: asyncio.Future[None] | None = None
 
     async def run(self) -> Outcome:
         """Play until the game ends, stops, or the link drops."""
@@ -134,6 +135,11 @@ class GameConnection:
         except NetError as exc:
             return await self._end("refused", str(exc))
         finally:
+            if self._saving is not None:
+                try:
+                    await self._saving
+                except Exception as exc:
+                    log.error("autosave failed: %s", exc)
             if self.wal is not None:
                 self.wal.close()
 
@@ -295,7 +301,7 @@ class GameConnection:
                 await self._issue(out)
             elif isinstance(out, Event):
                 if out.kind in ("turn-ok", "game-over"):
-                    self._autosave()
+                    await self._autosave()
                 self.driver.on_event(out)
             elif isinstance(out, Stop):
                 log.warning("%s: game stopped: %s", self.link.label, out.reason)
@@ -305,15 +311,26 @@ class GameConnection:
         self.wal.append(entry)
         self.entries.append(entry)
 
-    def _autosave(self) -> None:
+    async def _autosave(self) -> None:
+        """Write the save atomically in a worker thread (one at a time, in turn order)."""
         assert self.header is not None and self.match is not None and self.match.play is not None
         h = self.cfg.engine.state_hash(self.match.play.state_value)
-        write_save(self.cfg.active_wal(self.peer_pub).with_suffix(".save"), self.header, self.entries, h)
+        previous = self._saving
+        path = self.cfg.active_wal(self.peer_pub).with_suffix(".save")
+        snapshot = list(self.entries)
+
+        async def save() -> None:
+            if previous is not None:
+                await previous
+            await asyncio.to_thread(write_save, path, self.header, snapshot, h)  # type: ignore[arg-type]
+        self._saving = asyncio.ensure_future(save())
 
     async def _finish(self) -> Outcome:
         match = self.match
         assert match is not None and self.header is not None
         status = "finished" if match.finished else "stopped"
+        if self._saving is not None:
+            await self._saving
         path = self.cfg.active_wal(self.peer_pub)
         final = self.cfg.games_dir / f"{self.header.chain_id.hex()[:16]}.{status}.wal"
         if self.wal is not None:
@@ -359,13 +376,18 @@ class GameConnection:
 async def run_pairing(cfg: NetConfig, link: Link, role: str, peer_der: bytes | None) -> KnownPeer:
     """Run one pairing attempt on ``link`` and pin the peer. :raises PairingFailed: with the reason."""
     hello = Hello(PROTOCOL_VERSION, "pair", cfg.name[:64], None, fresh(), None, 0, 0)
-    if role == "initiator":
-        await link.send(hello)
-    peer_hello = await link.recv()
+    try:
+        if role == "initiator":
+            await link.send(hello)
+        peer_hello = await link.recv()
+        if role == "responder":
+            await link.send(hello)
+    except (ProtocolError, ConnectionError, PeerTimeout, asyncio.IncompleteReadError) as exc:
+        await link.close()
+        raise PairingFailed(f"pairing failed: {exc}") from None
     if not isinstance(peer_hello, Hello) or peer_hello.mode != "pair" or peer_hello.v != PROTOCOL_VERSION:
+        await link.close("version mismatch: expected a pairing hello for protocol v1")
         raise PairingFailed("peer did not answer the pairing hello (version mismatch?)")
-    if role == "responder":
-        await link.send(hello)
     machine = Pairing(role, cfg.identity, cfg.certs.der, peer_der)
     outs = machine.start() if role == "initiator" else []
     confirm_task: asyncio.Task[bool] | None = None
@@ -506,6 +528,7 @@ class Host:
         self._sem = asyncio.Semaphore(MAX_PENDING_HANDSHAKES)
         self._active: asyncio.Task[Any] | None = None
         self.active_link: Link | None = None
+        self._ctx: tuple[list[str], ssl.SSLContext] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
     async def start(self) -> int:
@@ -537,10 +560,12 @@ class Host:
     async def _serve(self, transport: asyncio.Transport) -> None:
         peer = transport.get_extra_info("peername")
         store = PeerStore(self.cfg.data_dir)
+        pems = store.pems()
+        if self._ctx is None or self._ctx[0] != pems:  # rebuilt whenever the pins change
+            self._ctx = (pems, certs_mod.server_context(self.cfg.certs, pems))
         async with self._sem:
             try:
-                link = await accept_tls(transport, certs_mod.server_context(self.cfg.certs, store.pems()),
-                                        self.cfg.timeouts)
+                link = await accept_tls(transport, self._ctx[1], self.cfg.timeouts)
             except ssl.SSLCertVerificationError as exc:
                 log.warning("refused %s: its certificate is not pinned here (unknown device, or a pinned peer "
                             "with a CHANGED identity: possible impostor) [%s]", peer, exc.verify_message)
