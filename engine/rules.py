@@ -268,12 +268,13 @@ def _do_nudge(state: GameState, action: Move, plan: MovePlan) -> None:
 
     stall = (len(members) - 1 > 4 or any(state.pieces[s].stun for s in hidden)
              or not shift_ok(state, group, dr, dc, frozenset()))
+    if stall:                 # RUL-51(b): keep the members the mover selected (no hidden ones)
+        state.record.move = action
+        state.record.results.append(Result("DO", "v", dozer.row, dozer.col))
+        return
     entries = tuple((state.pieces[s].kind, state.pieces[s].row, state.pieces[s].col)
                     for s in members)
     state.record.move = replace(action, doze=entries)
-    if stall:
-        state.record.results.append(Result("DO", "v", dozer.row, dozer.col))   # RUL-51(b)
-        return
     for q in group:
         _track_leave(state, q, (q.row + dr, q.col + dc, GROUND))
     for q in group:
