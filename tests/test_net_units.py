@@ -1,0 +1,163 @@
+"""Unit tests of the codec, keys, certificates, log and protocol machines (no sockets needed)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from cryptography import x509
+
+import fake_engine as fe
+from net import certs
+from net.chain import ChainReader, ChainWriter
+from net.errors import ProtocolError
+from net.frames import pack, unpack_strict
+from net.identity import load_or_create
+from net.keys import SMALL_ORDER, WeakKeyError, check_public_key
+from net.lockstep import Lockstep, PlayState
+from net.messages import GAME, Action, EndTurn, Hello, PairReveal, decode_fields, decode_link, encode_link
+from net.outputs import Event, Send, Stop
+from net.pairing import PairState, Pairing, short_code
+from net.wal import Entry, Header, Wal, read
+
+
+def test_link_codec_round_trips_exact_bytes() -> None:
+    msg = Hello(1, "play", "Bob", None, bytes(32), None, 3, 4)
+    body = encode_link(msg)
+    assert body == pack(["hello", {"v": 1, "mode": "play", "name": "Bob", "licence": None, "nonce": bytes(32),
+                                   "chain": None, "sent": 3, "recv": 4}])
+    assert decode_link(body) == msg
+
+
+def test_reserved_hidden_piece_types_are_refused_in_v1() -> None:
+    with pytest.raises(ProtocolError, match="reserved"):
+        decode_fields(["hidden-query", {}], GAME, "game")
+
+
+@pytest.mark.parametrize("body, what", [
+    (pack([1.5]), "no floats"), (b"\xd6\xff" + bytes(4), "undecodable"),  # float / timestamp ext
+    (pack([[[[[[[[[[1]]]]]]]]]]), "MAX_DEPTH"),
+])
+def test_strict_decoder_refuses(body: bytes, what: str) -> None:
+    with pytest.raises(ProtocolError, match=what):
+        unpack_strict(body)
+
+
+def test_weak_keys_are_refused() -> None:
+    """anchors §1.12 / B10: all 8 small-order encodings and y >= p are invalid identity keys."""
+    for raw in SMALL_ORDER:
+        with pytest.raises(WeakKeyError):
+            check_public_key(raw)
+    with pytest.raises(WeakKeyError):
+        check_public_key((2**255 - 19).to_bytes(32, "little"))
+
+
+def test_certificate_is_deterministic_and_valid_for_any_clock(tmp_path: Path) -> None:
+    ident = load_or_create(tmp_path)
+    a, b = certs.make_cert(ident), certs.make_cert(ident)
+    assert a.cert_pem == b.cert_pem
+    cert = x509.load_pem_x509_certificate(a.cert_pem)
+    assert cert.not_valid_before_utc.year == 2000 and cert.not_valid_after_utc.year == 9999
+    assert certs.cert_public_key(a.der) == ident.public_bytes
+
+
+def test_pairing_code_changes_with_every_input() -> None:
+    """D3: the code depends on both certificates, both keys, both nonces and the version."""
+    args = [b"cr", b"ci", b"i" * 32, b"r" * 32, b"n" * 32, b"m" * 32]
+    base = short_code(*args)
+    assert len(base) == 7 and base[3] == " "
+    changed = {short_code(*(args[:k] + [args[k] + b"x"] + args[k + 1:])) for k in range(len(args))}
+    changed.add(short_code(*args, version=2))
+    assert base not in changed and len(changed) == 7
+
+
+def test_pairing_wrong_reveal_aborts_and_one_sided_confirm_pins_nothing(tmp_path: Path) -> None:
+    """D2 / D9: the reveal is checked against the commitment; both confirmations are needed."""
+    i_id, r_id = load_or_create(tmp_path / "i"), load_or_create(tmp_path / "r")
+    i_cert, r_cert = certs.make_cert(i_id).der, certs.make_cert(r_id).der
+    ini, res = Pairing("initiator", i_id, i_cert, r_cert), Pairing("responder", r_id, r_cert)
+    commit = ini.start()[0]
+    nonce = res.receive(commit.message)[0]
+    assert isinstance(nonce, Send) and res.state is PairState.R_NONCE_SENT
+    assert isinstance(res.receive(PairReveal(os.urandom(32)))[0], Stop) and res.state is PairState.FAILED
+    # honest run: codes equal; only the initiator confirms -> nobody is paired
+    ini, res = Pairing("initiator", i_id, i_cert, r_cert), Pairing("responder", r_id, r_cert)
+    nonce_out = res.receive(ini.start()[0].message)[0]
+    reveal, shown = ini.receive(nonce_out.message)
+    res.receive(reveal.message)
+    assert ini.code == res.code == shown.data["code"]
+    confirm = ini.answer(True)[0]
+    assert res.receive(confirm.message) == [] and res.state is PairState.CONFIRMING
+    refusal = res.answer(False)
+    assert isinstance(refusal[-1], Stop) and isinstance(ini.receive(refusal[0].message)[0], Stop)
+    assert PairState.PAIRED not in (ini.state, res.state)
+
+
+def test_wal_cuts_a_torn_last_record(tmp_path: Path) -> None:
+    ident = load_or_create(tmp_path)
+    header = Header(bytes(32), "host", ident.public_bytes, bytes(32))
+    wal = Wal.create(tmp_path / "g.wal", header)
+    w = ChainWriter(ident, bytes(32))
+    signed = w.sign(Action(0, "x"))
+    wal.append(Entry("out", signed, {"salt": b"s"}))
+    wal.close()
+    with open(tmp_path / "g.wal", "ab") as f:
+        f.write(b"\x00\x00\x01\x00garbage")
+    wal, h, entries = Wal.open(tmp_path / "g.wal")
+    wal.close()
+    assert h == header and entries == [Entry("out", signed, {"salt": b"s"})]
+    assert read(tmp_path / "g.wal")[1] == entries
+
+
+def test_chain_reader_flags_equivocation(tmp_path: Path) -> None:
+    ident = load_or_create(tmp_path)
+    w, r = ChainWriter(ident, bytes(32)), ChainReader(ident.public_bytes, bytes(32))
+    a = w.sign(Action(0, "a"))
+    v = r.check(a)
+    assert v is not None
+    r.accept(v)
+    assert r.check(a) is None  # duplicate
+    with pytest.raises(ProtocolError, match="equivocation"):
+        r.check(w.sign(Action(0, "b")))
+
+
+def _pair_of_lockstep(**opts: object) -> tuple[Lockstep, Lockstep]:
+    options = fe.Options(**opts)  # type: ignore[arg-type]
+    return Lockstep(fe, options, "black", b"g"), Lockstep(fe, options, "white", b"g")
+
+
+def test_desync_stops_with_a_diagnosis() -> None:
+    """B9: a different state hash at end of turn stops the game and names the first differing part."""
+    black, white = _pair_of_lockstep()
+    send = black.act("take 2")
+    black.feed(True, send.message)
+    outs = white.feed(False, send.message)
+    result, end = [o.message for o in outs if isinstance(o, Send)]
+    white.feed(True, result)
+    white.feed(True, end)
+    black.feed(False, result)
+    forged = EndTurn(0, 1, "0" * 64, None)
+    outs = white.feed(False, forged)
+    report = [o.message for o in outs if isinstance(o, Send)][0]
+    assert white.state is PlayState.BROKEN and "equals a replay of the signed transcript" in report.detail
+
+
+def test_undo_needs_approval_and_is_refused_in_competitive_games() -> None:
+    black, white = _pair_of_lockstep(competitive=True)
+    send = black.act("take 1")
+    black.feed(True, send.message)
+    for o in white.feed(False, send.message):
+        if isinstance(o, Send):
+            white.feed(True, o.message)
+            black.feed(False, o.message)
+    with pytest.raises(fe.RuleError):
+        white.request_undo()
+    assert black.index == white.index == 1
+
+
+def test_illegal_action_changes_nothing() -> None:
+    black, white = _pair_of_lockstep()
+    outs = white.feed(False, Action(0, "take 7"))
+    result = [o.message for o in outs if isinstance(o, Send)][0]
+    assert (result.ok, result.rule) == (False, "99/TAKE") and white.index == 0
+    assert any(isinstance(o, Event) and o.kind == "rejected" for o in outs)
