@@ -68,6 +68,8 @@ def loads(text: str, name: str = "<save>") -> GameState:
         lines.pop()
     if not lines or lines[0] != MAGIC:
         raise SaveError(f"{name}:1: not a WEC save file (expected {MAGIC!r})")
+    if not text.endswith("\n"):          # dumps ends every line: a cut file loses the last one
+        raise SaveError(f"{name}:{len(lines)}: the file is cut short (no end of line)")
     if len(lines) < 3 or not lines[1].startswith("options ") or not lines[2].startswith("start "):
         raise SaveError(f"{name}:2: the header needs an 'options' and a 'start' line")
     try:
