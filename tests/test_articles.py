@@ -537,3 +537,57 @@ def test_reinforce_fails_on_a_hidden_occupant_00_T43_RUL_47() -> None:
     refused(s, "RE:(8,4)JE", "RUL-34")
     s = play(s, "END")
     assert s.history == ("MV:DO(8,4)->(8,3),RE:(8,4)JE",)
+
+
+# -- visibility that needs no fire (RUL-18, RUL-20, 00/T36, 02/D6, D8, D15, G37, A-2) ----------
+
+def test_torpedo_detection_range_02_D8_D15_G37() -> None:
+    """02/D8, D15, G37, A-11: a submerged Sub is seen by an enemy Torpedo Launcher (the
+    Destroyer's) within 3 squares and hidden at 4."""
+    base = "piece B K j1 G\npiece B DS e4 G\npiece W K j10 G\n"
+    assert hidden_from(pos(base + "piece W SU e7 S\n"), "B") == frozenset()
+    assert hidden_from(pos(base + "piece W SU e8 S\n"), "B") == {4}
+    assert hidden_from(pos(base + "piece W SU e8 G\n"), "B") == frozenset()     # not submerged
+    assert hidden_from(pos(base + "piece W SU e8 S\n", submerged_invisibility=False), "B") == \
+        frozenset()                                                                   # 02/D3
+
+
+def test_stealth_submerge_dominance_00_T36_RUL_18() -> None:
+    """00/T36: a Sub [SH] on e6 S is visible to the Destroyer at e4 under 'submerge' dominance,
+    hidden under 'stealth'; surfaced on e6 G it is hidden under either (a Torpedo Launcher does
+    not detect Stealth)."""
+    text = "piece B K j1 G\npiece B DS e4 G\npiece W K j10 G\npiece W SU e6 S SH\n"
+    assert hidden_from(pos(text), "B") == frozenset()
+    assert hidden_from(pos(text, detection_dominance="stealth"), "B") == {4}
+    for dominance in ("submerge", "stealth"):
+        assert hidden_from(pos(text.replace("e6 S", "e6 G"), detection_dominance=dominance),
+                           "B") == {4}
+
+
+REVEAL = """
+to-move W
+piece B K j1 G
+piece B RP e5 G moved
+piece W K j10 G
+piece W RP e6 G SH
+"""
+
+
+def test_capture_reveals_a_stealthy_piece_for_one_enemy_turn_02_D6_A_2_RUL_20() -> None:
+    """02/D6, A-2, RUL-20, 00/T21 (capture half): the hidden White Pawn [SH] takes on e5 (its
+    front square) at ply 2; it is visible to Black for the rest of ply 2 and during ply 3, and
+    hidden again from ply 4."""
+    s = pos(REVEAL)
+    assert hidden_from(s, "B") == {4}
+    s = play(s, "MV:RP(6,5)1SH->(5,5)")
+    assert hidden_from(s, "B") == frozenset()
+    s = play(s, "END")
+    assert s.ply == 3 and hidden_from(s, "B") == frozenset()
+    s = play(s, "MV:K(1,10)->(2,10)", "END")
+    assert s.ply == 4 and hidden_from(s, "B") == {4}
+
+
+def test_no_reveal_on_capture_when_option_off_02_D6() -> None:
+    """02/D6 off: the capturing Stealth piece stays hidden."""
+    s = play(pos(REVEAL, reveal_stealth_on_capture=False), "MV:RP(6,5)1SH->(5,5)")
+    assert hidden_from(s, "B") == {4}

@@ -385,3 +385,69 @@ def test_democracy_gives_president_and_prime_minister_02_D9() -> None:
     assert not has_ability(s, pr, "ARL") and not has_ability(s, pr, "AST")
     assert has_ability(s, pm, "ARL") and has_ability(s, pm, "AST")
     assert not has_ability(s, pm, "ACS") and not has_ability(s, pm, "AFL")
+
+
+# -- piece types and article types (01/R7.7, R8.1, R8.3, R10.4, RUL-38) -------------------------
+
+INHERENT = {
+    "TA": {"FL"}, "CL": {"CS"}, "CH": {"ST"}, "DO": set(), "DS": {"TL"}, "AAA": {"SH", "SL"},
+    "SU": {"TL", "RL"}, "JE": {"SL", "RL"}, "RP": {"RL", "ARL"}, "FP": {"FL", "AFL"},
+    "SP": {"ST", "AST"}, "CP": {"CS", "ACS"}, "SOP": {"SL", "TL"}, "XP": {"XXX"},
+    "SHP": {"SH", "ASH"}, **DEFENCES,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(INHERENT))
+def test_inherent_abilities_01_R7_7_R8_1_R8_3_R9_2(kind: str) -> None:
+    """01/R7.7, R8.1, R8.3 (Bulldozer: none), R9.2: a piece holding nothing has exactly its
+    type's inherent abilities (01/R10.5: they work like the article of the same name)."""
+    hand = ">" if KINDS[kind].handed else ""
+    s = pos(f"piece B K j1 G\npiece W K j10 G\npiece B {kind}{hand} e5 G\n")
+    piece = s.pieces[3]
+    assert {a for a in ALL_ARTICLES if has_ability(s, piece, a)} == INHERENT[kind]
+
+
+def test_capabilities_by_type_01_R8_1_02_G35() -> None:
+    """01/R8.1, 02/G35, RUL-24, RUL-25: Coexistence (union), carrying, handedness, roles."""
+    assert {k for k, v in KINDS.items() if v.carrier} == {"CH", "SU"}
+    assert {k for k, v in KINDS.items() if v.handed} == {"TA", "CL", "CH"}
+    assert {k for k, v in KINDS.items() if v.role == "secondary"} == {"Q", "AS", "AC", "PM"}
+    assert {k for k, v in KINDS.items() if v.role == "primary"} == {"K", "DI", "AV", "PR"}
+
+
+def test_eighteen_article_types_in_their_classes_01_R10_4_02_S3() -> None:
+    """01/R10.4, 01/§11, 02/G13: 6 weapons, 3 transports, 6 defences (each against one weapon),
+    plus Stealth, Anti-Stealth and XXX: 18 types."""
+    from engine.pieces import ARTICLES, DEFENCES as DEF, TRANSPORTS, WEAPONS
+    assert set(WEAPONS) == {"FL", "ST", "CS", "RL", "SL", "TL"}
+    assert set(TRANSPORTS) == {"BI", "JP", "SC"}
+    assert DEF == {"AFL": "FL", "AST": "ST", "ACS": "CS", "ARL": "RL", "ASL": "SL", "ATL": "TL"}
+    assert sorted(ARTICLES) == sorted(ALL_ARTICLES) and len(ARTICLES) == 18
+
+
+def test_option_defaults_RUL_38_02_S4() -> None:
+    """RUL-38 (and 02/D1-D29 where they are options): Options() is the standard game."""
+    o = api.Options()
+    assert (o.movement_type, o.gov_black, o.gov_white) == ("weaponized_chess", "monarchy",
+                                                            "monarchy")           # D1, D9
+    assert (o.tank_range, o.cleric_range, o.queen_tank_range, o.queen_cleric_range) == (7, 7, 7, 7)
+    assert (o.sub_jet_combat, o.flamer_range, o.stun_range, o.stun_duration) == (False, 1, 9, 3)
+    assert (o.restricted_rocket_range, o.homing_range, o.projectile_speed) == (0, 3, 1)
+    assert (o.rate_stunner, o.rate_flamer, o.rate_conversion, o.rate_rocket, o.rate_sam,
+            o.rate_torpedo) == (2, 4, 4, 4, 4, 4)                                  # D25-D28
+    assert o.fire_limit_rule == "per_source"
+    assert (o.stealth_invisibility, o.submerged_invisibility, o.stealth_lock_on) == \
+        (True, True, True)                                                        # D2, D3, D5
+    assert (o.stealth_range_detection, o.stealth_detect_range, o.submerged_detect_range) == \
+        (False, 3, 3)                                                             # D14, D15
+    assert (o.reveal_stealth_on_fire, o.reveal_submerged_on_fire,
+            o.reveal_stealth_on_capture) == (True, True, True)                    # D4, D7, D6
+    assert (o.detection_dominance, o.stealthy_primary_allowed, o.primary_may_fly_or_dive) == \
+        ("submerge", False, True)                                                 # D21
+    assert (o.enemy_nudging, o.transport_ground_to_ground_only) == (True, True)  # D20, D22
+    assert (o.bike_distance, o.transport_max_distance, o.transport_speed) == (1, 3, 1)
+    assert (o.one_action_per_piece, o.move_only, o.stunned_may_act,
+            o.chopper_must_land_next_turn) == (False, False, True, True)          # D23
+    assert (o.coexistence_set, o.handedness_scheme, o.reinforcement_layout) == \
+        ("union", "inward", "standard")
+    assert (o.competitive, o.ply_limit) == (False, 0)                             # D24, RUL-53

@@ -433,3 +433,28 @@ def test_held_articles_survive_the_turn_01_R10_1() -> None:
     s = pos(KINGS + "piece B DS e5 G FL\n")
     s = play(s, "MV:DS(5,5)1FL->(6,5)", "END", "MV:K(10,10)->(9,10)", "END")
     assert held(s, one(s, "e6", "DS")) == ["FL"]
+
+
+def test_no_piece_enters_a_mixed_cell_A_22_RUL_14() -> None:
+    """A-22, RUL-14: while d8 G holds a Black Bulldozer and a White Destroyer, no other piece may
+    move in: not the Black King (even beside a Coexistence piece), not the White King."""
+    s = pos("piece B K d7 G\npiece B DO d8 G\npiece W DS d8 G\npiece W K e9 G\n")
+    assert "MV:K(7,4)->(8,4)" not in legal(s)
+    s = play(s, "MV:K(7,4)->(7,3)", "END")
+    assert "MV:K(9,5)->(8,4)" not in legal(s)
+
+
+def test_secondary_piece_is_a_combat_mover_A_27() -> None:
+    """A-27, 03/M1.11: the Queen on a1 takes a White Destroyer on d8 along the Right Tank path."""
+    s = pos("piece B K j1 G\npiece B Q a1 G\npiece W K j10 G\npiece W DS d8 G\n")
+    s = play(s, "MV:Q(1,1)->(8,4)", "END")
+    assert s.history == ("MV:Q(1,1)->(8,4),RS:Q*DS(8,4)0W",)
+
+
+def test_every_piece_is_on_exactly_one_cell_01_R1_4() -> None:
+    """01/R1.4: after a carry (Chopper + Jet) every piece is on exactly one cell."""
+    s = pos("piece B K j1 G\npiece B CH> d1 G\npiece B JE d1 G\npiece W K j10 G\n")
+    s = play(s, "MV:CH(1,4)>->^(3,5)-TRA->JE(1,4)^(3,5)")
+    cells = s.cells()
+    assert sorted(sid for sids in cells.values() for sid in sids) == sorted(s.pieces)
+    assert cells[(3, 5, "A")] == (2, 3)
