@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from typing import Iterator, Protocol, Sequence
+from typing import TYPE_CHECKING, Iterator, Protocol, Sequence
 
 from .state import Cell, GameState
+
+if TYPE_CHECKING:
+    from .effects import Hit
+    from .state import Projectile
 
 
 class Answerer(Protocol):
@@ -22,13 +26,19 @@ class Answerer(Protocol):
 
     def any_route_clear(self, state: GameState, asker: str,
                         routes: Sequence[Sequence[Cell]]) -> bool:
-        """HQ-2: whether some route is free of the pieces hidden from ``asker``."""
+        """HQ-2: whether some route is free of the pieces hidden from ``asker`` (destination excluded)."""
 
     def hidden_on(self, state: GameState, asker: str, cells: Sequence[Cell]) -> tuple[int, ...]:
         """HQ-3/HQ-13: the hidden enemy pieces on these cells (sids, ascending)."""
 
     def lock_target(self, state: GameState, side: str, square: tuple[int, int]) -> int | None:
         """HQ-11: the hidden stealthy enemy a new lock of ``side`` held on ``square`` takes."""
+
+    def hit_outcomes(self, state: GameState, asker: str, hits: Sequence["Hit"]) -> dict[int, bool]:
+        """HQ-4..HQ-8: which of these hidden pieces the hits take effect on (RUL-7)."""
+
+    def homing_step(self, state: GameState, proj: "Projectile") -> tuple[int, int] | None:
+        """HQ-9: the step towards a homing projectile's target, or None if the lock is lost."""
 
 
 class OmniscientAnswerer:
@@ -46,7 +56,7 @@ class OmniscientAnswerer:
     def any_route_clear(self, state: GameState, asker: str,
                         routes: Sequence[Sequence[Cell]]) -> bool:
         cells = state.cells()
-        return any(all(not cells.get(cell) for cell in route) for route in routes)
+        return any(all(not cells.get(cell) for cell in route[:-1]) for route in routes)
 
     def hidden_on(self, state: GameState, asker: str, cells: Sequence[Cell]) -> tuple[int, ...]:
         from .visibility import hidden_from
@@ -60,6 +70,16 @@ class OmniscientAnswerer:
 
         cands = lock_candidates(state, side, square)
         return cands[0] if cands else None
+
+    def hit_outcomes(self, state: GameState, asker: str, hits: Sequence["Hit"]) -> dict[int, bool]:
+        from .effects import takes_effect
+
+        return takes_effect(state, list(hits))
+
+    def homing_step(self, state: GameState, proj: "Projectile") -> tuple[int, int] | None:
+        from .projectiles import homing_step
+
+        return homing_step(state, proj)
 
 
 _CURRENT: contextvars.ContextVar[Answerer] = contextvars.ContextVar(

@@ -27,6 +27,7 @@ from .setup import standard_game
 from .state import GameState
 
 MAGIC = "# WEC game 1"
+ORDER = "#order "          # the played order of the line above, when not the printing order
 
 
 def new_game(options: Options | None = None) -> GameState:
@@ -43,7 +44,10 @@ def dumps(state: GameState) -> str:
     start = "standard" if state.start.get("setup") == "standard" else \
         "position " + json.dumps(state.start.get("text", ""))
     lines = [MAGIC, "options " + json.dumps(changed, sort_keys=True), "start " + start]
-    lines += list(state.history)
+    for line, order in zip(state.history, state.orders):
+        lines.append(line)
+        if order:
+            lines.append(ORDER + order)
     if state.result is None:
         lines += ["+ " + format_action(a) for a in state.actions]
     return "\n".join(lines) + "\n"
@@ -80,14 +84,26 @@ def loads(text: str, name: str = "<save>") -> GameState:
         state = initial_state(options, lines[2][len("start "):])
     except (SaveError, ValueError) as exc:
         raise SaveError(f"{name}:3: bad start: {exc}") from None
-    for number, line in enumerate(lines[3:], start=4):
+    body = lines[3:]
+    number = 3
+    i = 0
+    while i < len(body):
+        line = body[i]
+        number = i + 4
+        i += 1
         if state.result is not None:
             raise SaveError(f"{name}:{number}: the game was already over before this line")
         try:
             if line.startswith("+ "):
                 state = apply_action(state, parse_action(line[2:]))
-            else:
-                state = replay_turn(state, parse_turn(line))
+                continue
+            if line.startswith("#"):
+                raise SaveError(f"{name}:{number}: an '{ORDER.strip()}' line must follow a turn")
+            order = None
+            if i < len(body) and body[i].startswith(ORDER):
+                order = body[i][len(ORDER):].split(",")
+                i += 1
+            state = replay_turn(state, parse_turn(line), order)
         except NotationError as exc:
             raise SaveError(f"{name}:{number}: {exc}") from None
         except RuleError as exc:
@@ -133,8 +149,11 @@ def turn_actions(turn: Turn) -> list[Action]:
     return acts
 
 
-def replay_turn(state: GameState, turn: Turn) -> GameState:
+def replay_turn(state: GameState, turn: Turn, order: list[str] | None = None) -> GameState:
     """Apply one history line at the start of a turn (omniscient replay).
+
+    ``order`` is the played order of the line's parts (tags MV, FI1, FI2, PU, EX, RE, DR)
+    when the save recorded it; otherwise the orders are tried, printing order first.
 
     :raises RuleError: no order of the line's actions reproduces the line exactly.
     """
@@ -142,10 +161,17 @@ def replay_turn(state: GameState, turn: Turn) -> GameState:
     acts = turn_actions(turn)
     fires = [a for a in acts if a in turn.fires]
     first_error: RuleError | None = None
-    for order in _orders(acts, fires):
+    if order is not None:
+        by_tag = dict(zip(_tags(turn), acts))
+        if sorted(order) != sorted(by_tag):
+            raise RuleError("04/H3", f"the order {','.join(order)} does not match the line's parts")
+        candidates = [tuple(by_tag[t] for t in order)]
+    else:
+        candidates = _orders(acts, fires)
+    for order_ in candidates:
         try:
             s = state
-            for action in order:
+            for action in order_:
                 if s.result is not None:
                     break
                 s = apply_action(s, action)
@@ -159,6 +185,17 @@ def replay_turn(state: GameState, turn: Turn) -> GameState:
     if first_error is not None:
         raise first_error
     raise RuleError("04/H2", f"replaying the line does not reproduce it: {want}")
+
+
+def _tags(turn: Turn) -> list[str]:
+    """Part tags of a line's actions, in printing order."""
+    tags = ["MV"] if turn.move is not None else []
+    tags += [f"FI{i}" for i in range(1, len(turn.fires) + 1)]
+    for tag, part in (("PU", turn.pickup), ("EX", turn.exchange), ("RE", turn.reinforce),
+                      ("DR", turn.drop)):
+        if part is not None:
+            tags.append(tag)
+    return tags
 
 
 def _orders(acts: list[Action], fires: list[Action]) -> list[tuple[Action, ...]]:

@@ -12,6 +12,7 @@ from .actions import GROUND, Action, Drop, EndTurn, Exchange, Fire, Move, PickUp
 from .answerer import Answerer, answering, current_answerer
 from .board import capacity, distance, to_board
 from .errors import GameOverError, RuleError
+from .fire import check_fire, do_fire, legal_fires
 from .movegen import MOVE_RULE, MovePlan, describe, generate
 from .pieces import KINDS, native_levels
 from .state import GameState, Piece, enemy
@@ -31,6 +32,7 @@ def legal_actions(state: GameState) -> list[Action]:
     out: list[Action] = []
     out.extend(p.move for p in _allowed_moves(state, side))
     if not state.options.move_only:
+        out.extend(legal_fires(state, side))
         out.extend(_pickups(state, side))
         out.extend(_drops(state, side))
         out.extend(_exchanges(state, side))
@@ -75,28 +77,37 @@ def apply_action(state: GameState, action: Action, answerer: Answerer | None = N
             end_turn(new)
             return new
         elif isinstance(action, Fire):
-            raise RuleError("01/R12", "firing is not available in this version of the engine")
+            fplan = check_fire(state, action)
+            new = state.clone()
+            do_fire(new, action, fplan)
         else:
             raise RuleError("01/R4.8", f"not an action: {action!r}")
         new.actions = state.actions + (action,)
-        _check_game_end(new)
+        check_game_end(new)
         return new
 
 
 def begin_turn(state: GameState) -> None:
     """Start phase of the ply in ``state.ply`` (RUL-1 phase 1); mutates ``state``."""
+    from .trips import advance_trips
+
     side = state.side_to_move
     mine = [p for p in state.pieces.values() if p.side == side]
-    obliged = frozenset(p.sid for p in mine if p.kind == "CH" and p.level == "A") \
-        if state.options.chopper_must_land_next_turn else frozenset()
     watch = []
     for sq, (owner, _kind, _hand) in sorted(state.reinforcements.items()):
         if owner == side:
             here = frozenset(p.sid for p in mine if p.square == sq and p.level == GROUND)
             if here:
                 watch.append((sq, here))
-    state.turn = replace(type(state.turn)(), obliged=obliged, watch=tuple(watch),
+    state.turn = replace(type(state.turn)(), watch=tuple(watch),
                          stunned=frozenset(p.sid for p in mine if p.stun > 0))
+    state.hits = {}                                   # RUL-7: counters reset every turn
+    state.touch()
+    advance_trips(state)                              # RUL-31, RUL-48
+    if state.options.chopper_must_land_next_turn:     # RUL-22, RUL-44 (a)
+        obliged = frozenset(p.sid for p in state.pieces.values()
+                            if p.side == side and p.kind == "CH" and p.level == "A")
+        state.turn = replace(state.turn, obliged=obliged)
     state.touch()
 
 
@@ -105,6 +116,12 @@ def end_turn(state: GameState) -> None:
     from .notation import format_turn
     from .record import current_turn
 
+    from .projectiles import step_all
+
+    step_all(state)                               # RUL-15 end-phase step
+    check_game_end(state)                         # RUL-2
+    if state.result is not None:
+        return
     side = state.side_to_move
     for sid in sorted(state.turn.stunned):        # RUL-11 countdown, owner's turns only
         p = state.pieces.get(sid)
@@ -113,7 +130,7 @@ def end_turn(state: GameState) -> None:
     for sid, until in list(state.reveals.items()):   # RUL-20 reveals expire
         if until <= state.ply:
             del state.reveals[sid]
-    state.history = state.history + (format_turn(current_turn(state)),)
+    finish_line(state)
     from .state import TurnRecord
 
     state.record = TurnRecord()
@@ -124,6 +141,41 @@ def end_turn(state: GameState) -> None:
         return
     state.ply += 1
     begin_turn(state)
+
+
+PART_ORDER = ("MV", "FI1", "FI2", "PU", "EX", "RE", "DR")
+
+
+def part_tags(actions: tuple[Action, ...]) -> list[str]:
+    """The history part each action wrote, in played order (04/H3)."""
+    tags, fires = [], 0
+    for a in actions:
+        if isinstance(a, Move):
+            tags.append("MV")
+        elif isinstance(a, Fire):
+            fires += 1
+            tags.append(f"FI{fires}")
+        elif isinstance(a, PickUp):
+            tags.append("PU")
+        elif isinstance(a, Exchange):
+            tags.append("EX")
+        elif isinstance(a, Reinforce):
+            tags.append("RE")
+        elif isinstance(a, Drop):
+            tags.append("DR")
+    return tags
+
+
+def finish_line(state: GameState) -> None:
+    """Append the finished turn's history line, and its played order when that differs from
+    the printing order (docs/rulings.md E-1)."""
+    from .notation import format_turn
+    from .record import current_turn
+
+    tags = part_tags(state.actions)
+    printed = [t for t in PART_ORDER if t in tags]
+    state.history = state.history + (format_turn(current_turn(state)),)
+    state.orders = state.orders + (",".join(tags) if tags != printed else "",)
 
 
 def resolve(state: GameState, desc: PieceDesc, side: str | None, rule: str = "04/H11") -> Piece:
@@ -235,7 +287,7 @@ def _do_move(state: GameState, action: Move, plan: MovePlan) -> None:
     movers = [p.sid] + ([plan.passenger] if plan.passenger else [])
     for sid in movers:
         q = state.pieces[sid]
-        _track_leave(state, q, (r, c, lv))
+        track_leave(state, q, (r, c, lv))
         state.move_piece(sid, r, c, lv, origin=False)
     destroyed = []
     for sid in taken:
@@ -243,12 +295,15 @@ def _do_move(state: GameState, action: Move, plan: MovePlan) -> None:
         state.record.results.append(Result(p.kind, "*", piece=describe(state, victim),
                                            stun=0, colour=victim.side))
         destroyed.append(victim)
-        _remove(state, victim)
+        remove_piece(state, victim)
     if taken and stealthy(state, state.pieces[p.sid]) and state.options.reveal_stealth_on_capture:
         reveal(state, p.sid)                          # RUL-20
     t = state.turn
     state.turn = replace(t, moved=True, mover=p.sid, acted=t.acted | set(movers))
     _after_destruction(state, destroyed)
+    from .projectiles import arrival_hits
+
+    arrival_hits(state, movers)                       # RUL-15: entering a projectile's cell
 
 
 def _do_nudge(state: GameState, action: Move, plan: MovePlan) -> None:
@@ -276,12 +331,15 @@ def _do_nudge(state: GameState, action: Move, plan: MovePlan) -> None:
                     for s in members)
     state.record.move = replace(action, doze=entries)
     for q in group:
-        _track_leave(state, q, (q.row + dr, q.col + dc, GROUND))
+        track_leave(state, q, (q.row + dr, q.col + dc, GROUND))
     for q in group:
         state.move_piece(q.sid, q.row + dr, q.col + dc, GROUND, origin=False)
+    from .projectiles import arrival_hits
+
+    arrival_hits(state, [q.sid for q in group])
 
 
-def _track_leave(state: GameState, p: Piece, dest: tuple[int, int, str]) -> None:
+def track_leave(state: GameState, p: Piece, dest: tuple[int, int, str]) -> None:
     """RUL-34 condition 2 / RUL-47: a watched piece leaves an activation square's Ground."""
     if p.level != GROUND or dest == (p.row, p.col, GROUND):
         return
@@ -292,7 +350,7 @@ def _track_leave(state: GameState, p: Piece, dest: tuple[int, int, str]) -> None
 
 # -- destruction, articles, game end ---------------------------------------------------------
 
-def _remove(state: GameState, victim: Piece) -> None:
+def remove_piece(state: GameState, victim: Piece) -> None:
     """Take a piece off the board, remembering a fallen primary piece (RUL-2)."""
     del state.pieces[victim.sid]
     state.touch()
@@ -334,7 +392,7 @@ def place_articles(state: GameState, owner: Piece, aids: tuple[int, ...]) -> Non
     state.touch()
 
 
-def _check_game_end(state: GameState) -> None:
+def check_game_end(state: GameState) -> None:
     """RUL-2: a primary piece fell this turn: the mover loses if one of its own fell."""
     lost = state.turn.lost_primary
     if not lost or state.result is not None:
@@ -346,7 +404,7 @@ def _check_game_end(state: GameState) -> None:
     winner = enemy(mover) if mover in lost else mover
     state.result = winner
     state.end_reason = "primary government piece lost (RUL-2)"
-    state.history = state.history + (format_turn(current_turn(state)),)
+    finish_line(state)
     state.touch()
 
 
@@ -408,9 +466,10 @@ def _do_pickup(state: GameState, action: PickUp, p: Piece, aid: int) -> None:
 def _check_drop(state: GameState, action: Drop) -> tuple[Piece, int]:
     _budget(state, "dropped", "01/R4.5", "Drop")
     p = _actor(state, action.piece)
-    aid = _first_of(state, p.arts, _art(action.article))
+    aid = _first_of(state, _free(p), _art(action.article))
     if aid is None:
-        raise RuleError("RUL-29", f"{_fmt_desc(action.piece)} holds no {action.article}")
+        raise RuleError("RUL-29", f"{_fmt_desc(action.piece)} holds no {action.article} "
+                                  "that it may drop (an article in use on a trip stays, RUL-31)")
     if len(state.ground.get(p.square, ())) >= 2:
         raise RuleError("RUL-29", f"the ground of {_sq(p.square)} already holds 2 articles")
     rest = replace(p, arts=tuple(a for a in p.arts if a != aid))
@@ -438,12 +497,12 @@ def _check_exchange(state: GameState, action: Exchange) -> tuple[Piece, Piece, i
     if far and "secondary" not in (KINDS[giver.kind].role, KINDS[receiver.kind].role):
         raise RuleError("A-17", "pieces must be next to each other unless one is the "
                                 "secondary government piece (RUL-29)")
-    a1 = _first_of(state, giver.arts, _art(action.article))
+    a1 = _first_of(state, _free(giver), _art(action.article))
     if a1 is None:
         raise RuleError("RUL-29", f"{_fmt_desc(action.giver)} holds no {action.article}")
     a2 = None
     if action.swapped is not None:
-        a2 = _first_of(state, receiver.arts, _art(action.swapped))
+        a2 = _first_of(state, _free(receiver), _art(action.swapped))
         if a2 is None:
             raise RuleError("RUL-29", f"{_fmt_desc(action.receiver)} holds no {action.swapped}")
     g_arts = tuple(a for a in giver.arts if a != a1) + ((a2,) if a2 else ())
@@ -502,6 +561,9 @@ def _do_reinforce(state: GameState, action: Reinforce) -> None:
     state.put(p)
     for key in lock_sources(state, p):
         attempt_lock(state, key, p)
+    from .projectiles import arrival_hits
+
+    arrival_hits(state, [p.sid])
 
 
 def _check_end_turn(state: GameState) -> None:
@@ -547,7 +609,7 @@ def _drops(state: GameState, side: str) -> list[Drop]:
         if len(state.ground.get(p.square, ())) >= 2:
             continue
         seen = set()
-        for aid in p.arts:
+        for aid in _free(p):
             code = state.art_code[aid]
             if code in seen:
                 continue
@@ -574,12 +636,12 @@ def _exchanges(state: GameState, side: str) -> list[Exchange]:
                     "secondary" not in (KINDS[g.kind].role, KINDS[r.kind].role):
                 continue
             gd, rd = describe(state, g), describe(state, r)
-            for a1 in _distinct(state, g.arts):
+            for a1 in _distinct(state, _free(g)):
                 code = state.art_code[a1]
                 if _swap_ok(state, g, r, a1, None):
                     out.append(Exchange(gd, code, rd))
                 if r.sid > g.sid:
-                    for a2 in _distinct(state, r.arts):
+                    for a2 in _distinct(state, _free(r)):
                         if _swap_ok(state, g, r, a1, a2):
                             out.append(Exchange(gd, code, rd, state.art_code[a2]))
     return out
@@ -623,9 +685,18 @@ def _reinforces(state: GameState, side: str) -> list[Reinforce]:
 
 # -- small helpers ---------------------------------------------------------------------------
 
+def _free(p: Piece) -> tuple[int, ...]:
+    """Held articles that may leave the piece: not the one in use on a trip (RUL-29)."""
+    return tuple(a for a in p.arts if p.trip is None or a != p.trip[0])
+
+
 def _fits(state: GameState, p: Piece, arts: tuple[int, ...]) -> bool:
-    """No action may leave a piece over its capacity (RUL-28)."""
-    return len(arts) <= capacity(state, replace(p, arts=arts))
+    """No action may leave a piece over its capacity (RUL-28, same rule as ``board.capacity``)."""
+    if p.kind == "XP":
+        return len(arts) <= 2
+    if len(arts) <= 1:
+        return True
+    return len(arts) <= 3 and any(state.art_code[a] == "XXX" for a in arts)
 
 
 def _art(code: str) -> str:

@@ -43,7 +43,7 @@ class Piece:
     arts: tuple[int, ...] = ()    # held article ids, in acquisition order (RUL-12)
     stun: int = 0                 # stun counter (RUL-11)
     origin: bool = False          # Pawn still on its starting square and never left it (A-14)
-    trip: tuple[Any, ...] | None = None   # transport trip under way (RUL-31)
+    trip: tuple[Any, ...] | None = None   # (article id, level, fire ply, fire order, path) RUL-31
     ready: tuple[tuple[str, int], ...] = ()  # inherent weapon -> first ply it may fire again (RUL-6)
 
     @property
@@ -78,6 +78,27 @@ class TurnState:
     stunned: frozenset[int] = frozenset()         # mover's pieces stunned when the turn began (RUL-11)
 
 
+@dataclass(frozen=True, slots=True)
+class Projectile:
+    """A rocket, SAM or torpedo in flight (RUL-15, RUL-16, RUL-46)."""
+
+    pid: int
+    kind: str                 # "R" (Ground), "S" (Air) or "T" (Sub)
+    side: str                 # the firer's side at creation (RUL-46 e)
+    row: int
+    col: int
+    dr: int                   # last step (or creation offset), in board rows/cols
+    dc: int
+    strength: int             # RUL-5
+    target: int = 0           # homing target sid, 0 when directed or the lock is lost
+    created: int = 0          # ply of creation
+
+    @property
+    def level(self) -> str:
+        """The projectile's level for its whole life (RUL-46 a)."""
+        return {"R": "G", "S": "A", "T": "S"}[self.kind]
+
+
 @dataclass(slots=True)
 class TurnRecord:
     """The parts of the current turn's history line, collected as they happen (04/H3)."""
@@ -102,7 +123,8 @@ class GameState:
 
     __slots__ = ("options", "pieces", "art_code", "art_ready", "ground", "ply", "turn",
                  "reinforcements", "next_sid", "locks", "reveals", "projectiles", "result",
-                 "end_reason", "history", "record", "actions", "start", "parent", "_cache")
+                 "end_reason", "history", "record", "actions", "start", "parent", "_cache",
+                 "hits", "next_pid", "orders")
 
     def __init__(self, options: Options) -> None:
         self.options = options
@@ -116,10 +138,13 @@ class GameState:
         self.next_sid = 1
         self.locks: dict[tuple[str, int], int] = {}   # ("p", sid) or ("a", aid) -> target sid
         self.reveals: dict[int, int] = {}             # sid -> last ply of the reveal (RUL-20)
-        self.projectiles: tuple[Any, ...] = ()        # Engine II (RUL-15)
+        self.projectiles: tuple[Projectile, ...] = ()  # in creation order (RUL-15, RUL-40)
+        self.next_pid = 1
+        self.hits: dict[int, tuple[tuple[str, int], ...]] = {}  # this turn's hit counters (RUL-7)
         self.result: str | None = None                # "B", "W" or "draw"
         self.end_reason = ""
         self.history: tuple[str, ...] = ()           # finished turns, one line each (04/H2)
+        self.orders: tuple[str, ...] = ()            # played part order per line, "" = as printed
         self.record = TurnRecord()                    # current turn's parts
         self.actions: tuple[Action, ...] = ()         # current turn's actions, in played order
         self.start: dict[str, Any] = {}               # the starting position (for saves/replay)
@@ -142,9 +167,12 @@ class GameState:
         new.locks = dict(self.locks)
         new.reveals = dict(self.reveals)
         new.projectiles = self.projectiles
+        new.next_pid = self.next_pid
+        new.hits = dict(self.hits)
         new.result = self.result
         new.end_reason = self.end_reason
         new.history = self.history
+        new.orders = self.orders
         new.record = self.record.copy()
         new.actions = self.actions
         new.start = self.start
@@ -205,8 +233,19 @@ class GameState:
 # -- canonical serialisation and hash ----------------------------------------------------------
 
 def _piece_row(p: Piece) -> list[Any]:
+    trip = None
+    if p.trip is not None:
+        aid, level, ply, order, path = p.trip
+        trip = [aid, level, ply, order, [list(sq) for sq in path]]
     return [p.sid, p.kind, p.side, p.row, p.col, p.level, p.hand, list(p.arts), p.stun,
-            p.origin, list(p.trip) if p.trip is not None else None, [list(r) for r in p.ready]]
+            p.origin, trip, [list(r) for r in p.ready]]
+
+
+def _trip(raw: Any) -> tuple[Any, ...] | None:
+    if raw is None:
+        return None
+    aid, level, ply, order, path = raw
+    return (aid, level, ply, order, tuple(tuple(sq) for sq in path))
 
 
 def to_dict(state: GameState) -> dict[str, Any]:
@@ -226,7 +265,10 @@ def to_dict(state: GameState) -> dict[str, Any]:
         "next_sid": state.next_sid,
         "locks": sorted([k[0], k[1], v] for k, v in state.locks.items()),
         "reveals": sorted([k, v] for k, v in state.reveals.items()),
-        "projectiles": [list(p) for p in state.projectiles],
+        "projectiles": [[p.pid, p.kind, p.side, p.row, p.col, p.dr, p.dc, p.strength, p.target,
+                         p.created] for p in state.projectiles],
+        "next_pid": state.next_pid,
+        "hits": sorted([sid, [list(h) for h in hs]] for sid, hs in state.hits.items()),
         "result": state.result,
         "end_reason": state.end_reason,
         "turn": [t.moved, t.mover, t.fires, sorted(map(list, t.fired)), t.picked, t.dropped,
@@ -234,6 +276,7 @@ def to_dict(state: GameState) -> dict[str, Any]:
                  [[list(sq), sorted(s)] for sq, s in t.watch], sorted(map(list, t.vacated)),
                  sorted(t.obliged), sorted(t.lost_primary), sorted(t.stunned)],
         "history": list(state.history),
+        "orders": list(state.orders),
         "record": format_turn(current_turn(state)),
         "actions": [format_action(a) for a in state.actions],
         "start": state.start,
@@ -251,7 +294,7 @@ def from_dict(data: dict[str, Any]) -> GameState:
         for row in data["pieces"]:
             sid, kind, side, r, c, level, hand, arts, stun, origin, trip, ready = row
             state.pieces[sid] = Piece(sid, kind, side, r, c, level, hand, tuple(arts), stun,
-                                      bool(origin), tuple(trip) if trip is not None else None,
+                                      bool(origin), _trip(trip),
                                       tuple((w, n) for w, n in ready))
         for aid, code, ready_ply in data["articles"]:
             state.art_code[aid] = code
@@ -262,7 +305,9 @@ def from_dict(data: dict[str, Any]) -> GameState:
         state.next_sid = int(data["next_sid"])
         state.locks = {(k, n): v for k, n, v in data["locks"]}
         state.reveals = {k: v for k, v in data["reveals"]}
-        state.projectiles = tuple(tuple(p) for p in data["projectiles"])
+        state.projectiles = tuple(Projectile(*p) for p in data["projectiles"])
+        state.next_pid = int(data["next_pid"])
+        state.hits = {sid: tuple((w, n) for w, n in hs) for sid, hs in data["hits"]}
         state.result = data["result"]
         state.end_reason = data["end_reason"]
         (moved, mover, fires, fired, picked, dropped, exchanged, reinforced, acted,
@@ -274,6 +319,9 @@ def from_dict(data: dict[str, Any]) -> GameState:
                                frozenset(tuple(v) for v in vacated), frozenset(obliged),
                                frozenset(lost), frozenset(stunned))
         state.history = tuple(data["history"])
+        state.orders = tuple(data["orders"])
+        if len(state.orders) != len(state.history):
+            raise ValueError("orders and history differ in length")
         state.record = record_from_turn(parse_turn(data["record"]))
         state.actions = tuple(parse_action(a) for a in data["actions"])
         state.start = data["start"]

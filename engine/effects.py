@@ -1,0 +1,215 @@
+"""Hits, defences and the resolution of one event (RUL-7, RUL-11..RUL-14, RUL-41, RUL-42).
+
+Every weapon effect goes through ``resolve_hits``: counters add up per turn, each hit is
+compared with the piece's defence as it stands before the event's outcomes are applied, the
+outcomes are applied together, then articles, descents, follow-up projectile hits, locks and
+the game-end check follow in the order of RUL-41. Outcomes for pieces the causing side cannot
+see are asked of the answerer (HQ-4..HQ-8): one engine, two answerers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .actions import GROUND, Result
+from .answerer import current_answerer
+from .board import can_enter
+from .movegen import describe
+from .pieces import KINDS, native_levels
+from .state import GameState, Piece
+
+ANTI = {"FL": "AFL", "ST": "AST", "CS": "ACS", "RL": "ARL", "SL": "ASL", "TL": "ATL"}
+EFFECT = {"FL": "destroy", "RL": "destroy", "SL": "destroy", "TL": "destroy",
+          "ST": "stun", "CS": "convert"}
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """``strength`` hits of ``weapon`` on piece ``sid``; ``cause`` is the result token (04/H20)."""
+
+    sid: int
+    weapon: str
+    strength: int
+    cause: str
+
+
+def defence(state: GameState, p: Piece, weapon: str) -> int:
+    """Inherent Anti- ability (1) plus one per held Anti- article of that type (RUL-7)."""
+    anti = ANTI[weapon]
+    n = 1 if anti in KINDS[p.kind].inherent else 0
+    return n + sum(1 for a in p.arts if state.art_code[a] == anti)
+
+
+def counter(state: GameState, sid: int, weapon: str) -> int:
+    """This turn's hit counter of a piece for one weapon type (RUL-7)."""
+    return dict(state.hits.get(sid, ())).get(weapon, 0)
+
+
+def takes_effect(state: GameState, hit_list: list[Hit]) -> dict[int, bool]:
+    """Whether each hit piece's counter exceeds its defence after these hits (RUL-7, RUL-41.3).
+
+    Pure: reads the counters and defences as they are before the event's outcomes.
+    """
+    totals: dict[tuple[int, str], int] = {}
+    for h in hit_list:
+        totals[(h.sid, h.weapon)] = totals.get((h.sid, h.weapon), 0) + h.strength
+    out: dict[int, bool] = {}
+    for (sid, weapon), k in totals.items():
+        p = state.pieces[sid]
+        out[sid] = out.get(sid, False) or counter(state, sid, weapon) + k > defence(state, p, weapon)
+    return out
+
+
+def off_native(state: GameState, p: Piece) -> bool:
+    """A piece on a level it cannot occupy unaided (RUL-25): it needs a carrier there."""
+    if p.trip is not None:
+        return False
+    return p.level not in native_levels(p.kind)
+
+
+def carrier_of(state: GameState, p: Piece) -> Piece | None:
+    """The friendly Chopper (Air) or Sub (Sub level) sharing the cell of a passenger (RUL-42)."""
+    kind = {"A": "CH", "S": "SU"}.get(p.level)
+    for s in state.at(p.row, p.col, p.level):
+        q = state.pieces[s]
+        if s != p.sid and q.kind == kind and q.side == p.side:
+            return q
+    return None
+
+
+def resolve_hits(state: GameState, causer_side: str, hit_list: list[Hit]) -> None:
+    """Resolve one event's hits (RUL-41 steps 2-10); mutates ``state``."""
+    from .visibility import hidden_from
+
+    if not hit_list:
+        return
+    hidden = hidden_from(state, causer_side)
+    seen_hits = [h for h in hit_list if h.sid not in hidden]
+    hidden_hits = [h for h in hit_list if h.sid in hidden]
+    effect = takes_effect(state, seen_hits)
+    if hidden_hits:
+        effect.update(current_answerer().hit_outcomes(state, causer_side, hidden_hits))
+    for h in hit_list:                              # step 3: counters accumulate
+        counts = dict(state.hits.get(h.sid, ()))
+        counts[h.weapon] = counts.get(h.weapon, 0) + h.strength
+        state.hits[h.sid] = tuple(sorted(counts.items()))
+    cause = {}
+    for h in hit_list:
+        cause.setdefault(h.sid, (h.weapon, h.cause))
+    destroyed: list[Piece] = []
+    stunned: list[Piece] = []
+    converted: list[tuple[Piece, Piece]] = []
+    for sid in sorted(effect):
+        if not effect[sid] or sid not in state.pieces:
+            continue
+        weapon, token = cause[sid]
+        p = state.pieces[sid]
+        kind = EFFECT[weapon]
+        if kind == "destroy":
+            state.record.results.append(Result(token, "*", piece=describe(state, p), stun=0,
+                                               colour=p.side))
+            destroyed.append(p)
+        elif kind == "stun":
+            stunned.append(p)
+        else:
+            converted.append((p, replace(p, side=_other(p.side), origin=False)))
+    _apply_outcomes(state, destroyed, stunned, converted, cause)
+
+
+def _other(side: str) -> str:
+    return "W" if side == "B" else "B"
+
+
+def _apply_outcomes(state: GameState, destroyed: list[Piece], stunned: list[Piece],
+                    converted: list[tuple[Piece, Piece]], cause: dict[int, tuple[str, str]]) -> None:
+    from .rules import place_articles, remove_piece
+    from .visibility import attempt_lock, end_locks, lock_sources
+
+    duration = state.options.stun_duration
+    falling: list[Piece] = []
+    fall_desc = {}
+    for p in destroyed:                                         # step 4
+        remove_piece(state, p)
+    for p in stunned:
+        before = describe(state, p)
+        new = replace(p, stun=duration, arts=())
+        if p.trip is not None:                                  # a traveller falls (RUL-12)
+            new = replace(new, trip=None)
+            falling.append(new)
+            fall_desc[p.sid] = before
+        state.put(new)
+        if not (p.trip is not None and not _can_land(state, new)):
+            state.record.results.append(Result(cause[p.sid][1], "*", piece=before,
+                                               stun=duration, colour=p.side))
+    for old, new in converted:
+        state.record.results.append(Result(cause[old.sid][1], "*", piece=describe(state, old),
+                                           stun=old.stun, colour=old.side))
+        state.put(new)
+        if KINDS[old.kind].role == "primary":
+            state.turn = replace(state.turn, lost_primary=state.turn.lost_primary | {old.side})
+    kills = _conversion_kills(state, converted)
+    for p in kills:
+        remove_piece(state, p)
+    for p in sorted(destroyed + kills + stunned, key=lambda q: q.sid):   # step 5
+        place_articles(state, p, p.arts)
+    descents = sorted(falling, key=lambda q: q.sid)
+    for p in destroyed:                                         # passengers lose support
+        for s in state.at(p.row, p.col, p.level):
+            q = state.pieces[s]
+            if q.side == p.side and off_native(state, q) and carrier_of(state, q) is None:
+                descents.append(q)
+    arrivals = []
+    for p in sorted(descents, key=lambda q: q.sid):             # step 6, one at a time
+        p = state.pieces.get(p.sid, p)
+        if p.sid not in state.pieces:
+            continue
+        if _can_land(state, p):
+            state.move_piece(p.sid, p.row, p.col, GROUND)
+            state.record.results.append(Result(p.kind, "v", p.row, p.col))
+            arrivals.append(p.sid)
+        else:
+            token = "STK" if p.sid in fall_desc else p.kind
+            desc = fall_desc.get(p.sid) or describe(state, p)
+            state.record.results.append(Result(token, "*", piece=desc, stun=0, colour=p.side))
+            remove_piece(state, p)
+            place_articles(state, p, p.arts)
+    end_locks(state)                                            # step 8
+    for _old, new in sorted(converted, key=lambda pair: pair[1].sid):
+        if new.sid in state.pieces:
+            for key in lock_sources(state, state.pieces[new.sid]):
+                attempt_lock(state, key, state.pieces[new.sid])
+    if arrivals:                                                # step 7: follow-up hits
+        from .projectiles import arrival_hits
+
+        arrival_hits(state, arrivals)
+
+
+def _can_land(state: GameState, p: Piece) -> bool:
+    """The Ground of the piece's square is legally enterable, hidden pieces included (RUL-42)."""
+    return can_enter(state, [replace(p, level=GROUND)], p.row, p.col, GROUND, capture=False)
+
+
+def _conversion_kills(state: GameState, converted: list[tuple[Piece, Piece]]) -> list[Piece]:
+    """RUL-14, A-23: a Conversion that splits a carrier from its passenger kills the passenger."""
+    before = {old.sid: old for old, _new in converted}
+    kills: list[Piece] = []
+    for old, _new in converted:
+        for s in state.at(old.row, old.col, old.level):
+            if s == old.sid or s in before:
+                continue                      # both converted: still one side together
+            q = state.pieces[s]
+            if q.side != old.side:
+                continue                      # they were not a friendly pair
+            if old.kind in ("CH", "SU") and off_native(state, q):
+                victim = q
+            elif q.kind in ("CH", "SU") and off_native(state, old):
+                victim = state.pieces[old.sid]
+            else:
+                continue
+            if any(k.sid == victim.sid for k in kills):
+                continue
+            colour = before[victim.sid].side if victim.sid in before else victim.side
+            desc = describe(state, before.get(victim.sid, victim))
+            state.record.results.append(Result("CK", "*", piece=desc, stun=victim.stun,
+                                               colour=colour))
+            kills.append(victim)
+    return kills
