@@ -813,3 +813,8 @@ def format_action(action: Action) -> str:
 def format_history(turns: list[Turn] | tuple[Turn, ...]) -> str:
     """Print one turn per line, each ending in a newline (04/H8 [R1])."""
     return "".join([format_turn(t) + "\n" for t in turns])
+
+
+def format_piece(desc: PieceDesc) -> str:
+    """A piece description as the history writes it, e.g. ``TA^(5,5)1JP<`` (04/H11)."""
+    return _piece(desc)
