@@ -10,7 +10,7 @@ from dataclasses import replace
 from .actions import GROUND, Action, Drop, EndTurn, Exchange, Fire, Move, PickUp, PieceDesc, \
     Reinforce, Result
 from .answerer import Answerer, answering, current_answerer
-from .board import capacity, distance, to_board
+from .board import capacity, coexists, distance, to_board
 from .errors import GameOverError, RuleError
 from .fire import check_fire, do_fire, legal_fires
 from .movegen import MOVE_RULE, MovePlan, describe, generate
@@ -254,9 +254,27 @@ def _check_move(state: GameState, action: Move) -> MovePlan:
     elif p.kind == "DO" and action.doze:
         rule, why = "RUL-26", "not a legal nudge (group, direction or co-located piece)"
     else:
-        why = "not a legal destination (path blocked, out of reach, or the cell cannot receive it)"
-    raise RuleError(rule, f"{_fmt_desc(action.piece)} -> {action.level}({action.row},"
-                          f"{action.col}): {why}")
+        rule, why = _destination_problem(state, p, action, rule)
+    mark = {"G": "", "A": "^", "S": "v"}.get(action.level, "?")
+    raise RuleError(rule, f"{_fmt_desc(action.piece)}->{mark}({action.row},{action.col}): {why}")
+
+
+def _destination_problem(state: GameState, p: Piece, action: Move, rule: str) -> tuple[str, str]:
+    """Name the most specific reason a requested destination is refused."""
+    hidden = hidden_from(state, p.side)
+    there = [state.pieces[s] for s in state.at(action.row, action.col, action.level)
+             if s not in hidden and s != p.sid]
+    enemies = [q for q in there if q.side != p.side]
+    friends = [q for q in there if q.side == p.side]
+    if enemies and not KINDS[p.kind].combat:
+        return "03/M0.7", "a non-combat piece cannot take the enemy piece there"
+    if enemies and friends:
+        return "RUL-14", "nothing may enter a cell holding pieces of both sides"
+    if len(friends) >= 2:
+        return "01/R5.1", "the cell already holds two pieces"
+    if friends and not any(coexists(state, q.kind) for q in friends + [p]):
+        return "01/R5.4", "neither piece has Coexistence"
+    return rule, "not one of its destinations, or its path is blocked"
 
 
 def _do_move(state: GameState, action: Move, plan: MovePlan) -> None:

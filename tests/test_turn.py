@@ -136,7 +136,7 @@ def test_coexistence_union_00_T30_RUL_24_01_R5_4() -> None:
     the Flamer Pawn on d4 (neither has Coexistence)."""
     s = pos("piece B K e3 G\npiece B JE e4 G\npiece B FP d4 G\npiece W K j10 G\n")
     assert "MV:K(3,5)->(4,5)" in legal(s)
-    refused(s, "MV:K(3,5)->(4,4)", "03/M1.2")
+    refused(s, "MV:K(3,5)->(4,4)", "01/R5.4")
     s = play(s, "MV:K(3,5)->(4,5)")
     assert sorted(p.kind for p in at(s, "e4")) == ["JE", "K"]
 
@@ -144,7 +144,7 @@ def test_coexistence_union_00_T30_RUL_24_01_R5_4() -> None:
 def test_no_third_piece_on_a_level_00_T30_01_R5_1() -> None:
     """00/T30, 01/R5.1, 01/R5.6: with a second Black piece on e4, King -> e4 is illegal."""
     s = pos("piece B K e3 G\npiece B JE e4 G\npiece B DS e4 G\npiece W K j10 G\n")
-    refused(s, "MV:K(3,5)->(4,5)", "03/M1.2")
+    refused(s, "MV:K(3,5)->(4,5)", "01/R5.1")
 
 
 @pytest.mark.parametrize("coexistence_set, jet_ok, dozer_ok", [
