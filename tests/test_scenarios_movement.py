@@ -228,7 +228,7 @@ def test_t31_sub_does_not_capture_but_dives_with_passenger():
     for text in ("MV:SU(1,2)->(2,2)-TRA->DO(1,2)(2,2)", "MV:SU(1,2)->(2,2)"):
         with pytest.raises(RuleError) as err:
             play(state, text)
-        assert err.value.rule == "03/M1.6"
+        assert err.value.rule == "03/M0.7"
     after = play(state, "MV:SU(1,2)->v(1,2)-TRA->DO(1,2)v(1,2)")
     assert ("B", "SU", "b1v") in where(after) and ("B", "DO", "b1v") in where(after)
 
