@@ -262,8 +262,13 @@ def check_fire(state: GameState, action: Fire) -> FirePlan:
         raise RuleError("01/R4.9", f"{action.piece.kind} has no {action.article} to fire")
     plan = sources(state, p, weapon)
     if plan is None:
-        raise RuleError("RUL-6", f"no {action.article} of this piece is ready and unfired "
-                                 "this turn (RUL-4, RUL-6)")
+        ready = (weapon in KINDS[p.kind].inherent and dict(p.ready).get(weapon, 0) <= state.ply) \
+            or any(state.art_code[a] == weapon and state.art_ready.get(a, 0) <= state.ply
+                   for a in p.arts)
+        if ready:     # a ready source exists, so every one of them has fired this turn
+            raise RuleError("RUL-4", f"every ready {action.article} source of this piece has "
+                                     "already fired this turn")
+        raise RuleError("RUL-6", f"no {action.article} of this piece is ready yet (rate of fire)")
     if weapon in TRANSPORTS:
         why_t = _transport_ok(state, p, weapon)
         if why_t:
