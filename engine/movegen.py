@@ -229,7 +229,8 @@ class _Gen:
         mates = [st.pieces[s] for s in self.cells.get(p.cell, ()) if s != p.sid]
         if any(q.side != p.side for q in mates):
             return [None]                    # no carrying across a mixed cell (RUL-14)
-        stranded = [q for q in mates if q.level not in native_levels(q.kind)]
+        stranded = [q for q in mates if q.trip is None          # a traveller is at home (RUL-25)
+                    and q.level not in native_levels(q.kind)]
         ok = [q for q in mates if q.stun == 0 and q.trip is None]
         if stranded:
             return [q for q in stranded if q in ok]      # must take it; stunned: no Move at all
