@@ -317,7 +317,8 @@ def _do_move(state: GameState, action: Move, plan: MovePlan) -> None:
     if taken and stealthy(state, state.pieces[p.sid]) and state.options.reveal_stealth_on_capture:
         reveal(state, p.sid)                          # RUL-20
     t = state.turn
-    state.turn = replace(t, moved=True, mover=p.sid, acted=t.acted | set(movers))
+    # a passenger's ride is not an action of the passenger (01/R20.1, 02/D23)
+    state.turn = replace(t, moved=True, mover=p.sid, acted=t.acted | {p.sid})
     _after_destruction(state, destroyed)
     from .projectiles import arrival_hits
 
