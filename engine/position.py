@@ -76,7 +76,11 @@ def parse_position(text: str, options: Options | None = None) -> GameState:
                 aid += 1
             elif head == "reinforcement" and len(words) == 4 and words[1] in (BLACK, WHITE):
                 kind, hand = _kind(words[2])
-                state.reinforcements[parse_square(words[3])] = (words[1], kind, hand)
+                sq = parse_square(words[3])
+                if sq in state.reinforcements:          # never drop one silently
+                    handed = hand or state.reinforcements[sq][2]
+                    raise ValueError(_second_reinforcement(words[3], handed))
+                state.reinforcements[sq] = (words[1], kind, hand)
             elif head == "lock" and len(words) == 5:
                 a = (*parse_square(words[1]), _LEVELS[words[2]])
                 b = (*parse_square(words[3]), _LEVELS[words[4]])
@@ -100,6 +104,13 @@ def parse_position(text: str, options: Options | None = None) -> GameState:
     state.start = {"setup": "position", "text": text}
     begin_turn(state)
     return state
+
+
+def _second_reinforcement(square: str, handed: str) -> str:
+    """Why a second reinforcement on one square is refused (04/N11; the engine keeps one)."""
+    if handed:
+        return f"{square}: a handed reinforcement must be the only one on its square (04/N11)"
+    return f"{square}: one reinforcement per square (several on one square are not supported)"
 
 
 def _kind(token: str) -> tuple[str, str]:

@@ -35,7 +35,7 @@ from types import TracebackType
 from typing import Any, Self
 
 import ifaddr
-from zeroconf import IPVersion, NonUniqueNameException, ServiceStateChange, Zeroconf
+from zeroconf import DNSQuestionType, IPVersion, NonUniqueNameException, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 __all__ = [
@@ -245,7 +245,7 @@ class AsyncDiscovery:
         self._bad: dict[str, str] = {}                 # peer key -> last reason logged
         self._changed = threading.Condition()          # guards _peers for readers in other threads
         self._aiozc: AsyncZeroconf | None = None
-        self._browser: AsyncServiceBrowser | None = None
+        self._browsers: list[AsyncServiceBrowser] = []
         self._resolving: dict[str, asyncio.Task[None]] = {}
         self._pending: set[asyncio.Future[Any]] = set()
         self._expire_handle: asyncio.TimerHandle | None = None
@@ -361,7 +361,12 @@ class AsyncDiscovery:
     async def _async_start_zeroconf(self) -> None:
         """Open zeroconf on our addresses, browse, and register ME without probing."""
         self._aiozc = AsyncZeroconf(interfaces=list(self._addresses), ip_version=IPVersion.V4Only)
-        self._browser = AsyncServiceBrowser(self._aiozc.zeroconf, SERVICE_TYPE, handlers=[self._on_change])
+        # Two browsers: zeroconf's default asks first with QU (unicast answers), which peers that
+        # announced less than a second ago answer at once; but a unicast answer to port 5353 reaches
+        # only one of the sockets bound there, so with another responder on this host (avahi, a
+        # second game on 127.0.0.1) it is often lost. The QM browser gets multicast answers.
+        self._browsers = [AsyncServiceBrowser(self._aiozc.zeroconf, SERVICE_TYPE, handlers=[self._on_change],
+                                              question_type=kind) for kind in (DNSQuestionType.QM, None)]
         info = self._service_info()
         try:
             # The instance name ends in 32 random bits, so skipping RFC 6762 probing is safe
@@ -386,9 +391,9 @@ class AsyncDiscovery:
             fut.cancel()
         await asyncio.gather(*self._pending, return_exceptions=True)
         self._pending.clear()
-        if self._browser is not None:
-            await self._browser.async_cancel()
-            self._browser = None
+        for browser in self._browsers:
+            await browser.async_cancel()
+        self._browsers = []
         if self._aiozc is not None:
             aiozc, self._aiozc = self._aiozc, None
             if not goodbye:
@@ -406,6 +411,8 @@ class AsyncDiscovery:
         key = _peer_key(name)
         if self._aiozc is None or zeroconf is not self._aiozc.zeroconf or key == _peer_key(self._service_name()):
             return
+        if state_change is ServiceStateChange.Added and key in self._resolving:
+            return  # the other browser saw it too: one resolution is enough
         previous = self._resolving.pop(key, None)
         if previous is not None:
             previous.cancel()
@@ -420,7 +427,7 @@ class AsyncDiscovery:
         """Fetch SRV/TXT/A for ``name`` and record the peer, or ignore a bad record."""
         info = AsyncServiceInfo(SERVICE_TYPE, name)
         try:
-            if not await info.async_request(zeroconf, RESOLVE_TIMEOUT_MS):
+            if not await info.async_request(zeroconf, RESOLVE_TIMEOUT_MS, question_type=DNSQuestionType.QM):
                 log.info("peer %s did not answer with its address and TXT in time", name)
                 return
             peer = peer_from_service_info(info, self._networks)
