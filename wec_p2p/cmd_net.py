@@ -15,13 +15,15 @@ import sys
 from typing import Any
 
 import engine.api as engine
+from engine.visibility import hidden_from
 from net import vendor_key
 from net.bot import BotDriver
 from net.discovery import AsyncDiscovery, DiscoveryError, HostPortError, parse_host_port
 from net.errors import NetError
 from net.identity import load_or_create
 from net.licence import LicenceError, verify_peer_token
-from net.outputs import Event
+from net.match import Match
+from net.outputs import Event, Send
 from net.session import Host, NetConfig, Outcome, play_as_guest
 from net.transport import Timeouts
 from wec_p2p.paths import data_dir
@@ -54,6 +56,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--new-game", action="store_true", help="abandon an unfinished game with this peer")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds to find/answer the peer")
     p.add_argument("--no-discovery", action="store_true", help="host: do not advertise over mDNS")
+    p.add_argument("--show-turns", action="store_true",
+                   help="print each turn's history line once both sides agree on its state hash")
 
 
 def cmd_host(args: argparse.Namespace) -> int:
@@ -103,7 +107,7 @@ def _config(args: argparse.Namespace) -> tuple[NetConfig, BotDriver]:
     requests = [_parse_request(r) for r in args.request]
     reject = set(args.reject)
     bot = _PrintingBot(engine, seed=args.seed, colour=args.colour, gov=args.gov, requests=requests,
-                       approve=lambda changes: not (reject & set(changes)))
+                       approve=lambda changes: not (reject & set(changes)), show_turns=args.show_turns)
     return cfg, bot
 
 
@@ -117,6 +121,8 @@ async def _host(args: argparse.Namespace) -> Outcome:
         disc = AsyncDiscovery(cfg.name, cfg.identity.fingerprint, port=port, status="hosting",
                               interfaces=[args.interface] if args.interface else None)
         await disc.async_start()
+        print(f"advertised over mDNS on {', '.join(disc.me.addresses) or 'no interface'} "
+              f"as {disc.me.instance!r}", flush=True)
     try:
         return await host.wait(None)
     finally:
@@ -142,13 +148,15 @@ async def _discover(cfg: NetConfig, args: argparse.Namespace) -> tuple[str, int,
     wanted = args.peer.lower()
     try:
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + args.timeout
+        start = loop.time()
+        deadline = start + args.timeout
         while loop.time() < deadline:
             for peer in disc.peers.values():
                 if peer.name.lower() == wanted or peer.fingerprint.lower().startswith(wanted):
-                    print(f"found {peer.name!r} ({peer.fingerprint[:16]}) at {peer.host}:{peer.port}", flush=True)
+                    print(f"found {peer.name!r} ({peer.fingerprint[:16]}) at {peer.host}:{peer.port} "
+                          f"after {(loop.time() - start) * 1e3:.0f} ms of browsing", flush=True)
                     return peer.host, peer.port, peer.fingerprint
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.005)
     finally:
         await disc.async_close()
     raise ConnectionError(f"no peer named or with fingerprint {args.peer!r} answered within {args.timeout:g} s "
@@ -176,7 +184,18 @@ async def _ask(code: str, name: str) -> bool:
 
 
 class _PrintingBot(BotDriver):
-    """The bot, printing the setup and the end of the game."""
+    """The bot, printing the setup, the end of the game and (``show_turns``) every agreed turn."""
+
+    def __init__(self, *args: Any, show_turns: bool = False, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.show_turns = show_turns
+        self.match: Match | None = None
+        self._last_mover: str | None = None
+        self._turn_actions: list[str] = []
+
+    def decide(self, match: Match) -> Send | None:
+        self.match = match
+        return super().decide(match)
 
     def on_event(self, event: Event) -> None:
         super().on_event(event)
@@ -184,3 +203,33 @@ class _PrintingBot(BotDriver):
             print(f"{event.kind}: {event.data}", flush=True)
         elif event.kind == "started":
             print(f"started: game {event.data['game_id'].hex()[:16]}, colours {event.data['colours']}", flush=True)
+            print(f"options: {_changed_options(event.data['options'])}", flush=True)
+        elif event.kind == "applied" and self.match is not None:
+            mine = self.match.colour
+            self._last_mover = mine if event.data["mine"] else ("black" if mine == "white" else "white")
+            self._turn_actions.append(event.data["text"])
+        if self.show_turns and event.kind in ("turn-ok", "game-over"):
+            self._print_turn(event)
+
+    def _print_turn(self, event: Event) -> None:
+        play = self.match.play if self.match is not None else None
+        if play is None:
+            return
+        state = play.state_value
+        if event.kind == "turn-ok" and state.history:
+            line = state.history[-1]
+        else:  # the game ended inside a turn: no history line yet, show its actions
+            line = "; ".join(self._turn_actions) + " (game over)"
+        self._turn_actions = []
+        unseen = {viewer: len(hidden_from(state, viewer[0].upper())) for viewer in ("white", "black")}
+        turn = event.data.get("turn", play.turn - 1)
+        print(f"turn {turn + 1:>3} {self._last_mover or '?':<5} {line}  "
+              f"[hidden from white {unseen['white']}, from black {unseen['black']}; "
+              f"hash {event.data['state_hash'][:12]} on both]", flush=True)
+
+
+def _changed_options(options: Any) -> str:
+    """The agreed options that differ from the standard game, as ``name=value``."""
+    agreed, standard = options.to_dict(), engine.Options().to_dict()
+    changed = [f"{k}={v}" for k, v in agreed.items() if standard.get(k) != v]
+    return ", ".join(changed) or "the standard game"
