@@ -13,15 +13,17 @@ from .options import Options
 from .rules import apply_action, legal_actions
 from .setup import standard_game
 from .state import GameState, deserialise, serialise, state_diff, state_hash
+from .view import PlayerView, history_for, observe, view_key
 
 __all__ = [
     "Action", "Answerer", "Drop", "EndTurn", "Exchange", "Fire", "GameOverError", "GameState",
-    "Move", "NotationError", "OmniscientAnswerer", "Options", "PickUp", "PieceDesc",
+    "Move", "NotationError", "OmniscientAnswerer", "Options", "PickUp", "PieceDesc", "PlayerView",
     "Reinforce", "Result", "RuleError", "SaveError", "Transport", "Turn", "apply_action",
-    "deserialise", "dumps", "format_action", "format_history", "format_turn", "legal_actions",
-    "load", "loads", "new_game", "outcome", "parse_action", "parse_history", "parse_turn",
+    "deserialise", "dumps", "format_action", "format_history", "format_turn", "history_for",
+    "legal_actions", "load", "loads", "new_game", "observe", "outcome", "parse_action",
+    "parse_history", "parse_turn",
     "random_action", "replay_turn", "save", "serialise", "side_to_move", "standard_game",
-    "state_diff", "state_hash", "undo", "undo_to_turn",
+    "state_diff", "state_hash", "undo", "undo_to_turn", "view_key",
 ]
 
 
