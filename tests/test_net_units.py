@@ -1,4 +1,6 @@
-"""Unit tests of the codec, keys, certificates, log and protocol machines (no sockets needed)."""
+"""Unit tests of the codec, keys, certificates, log and protocol machines (no sockets needed).
+
+The play machines run over the real engine (engine.api), never a stand-in."""
 from __future__ import annotations
 
 import os
@@ -7,7 +9,7 @@ from pathlib import Path
 import pytest
 from cryptography import x509
 
-import fake_engine as fe
+import engine.api as engine
 from net import certs
 from net.chain import ChainReader, ChainWriter
 from net.errors import ProtocolError
@@ -15,7 +17,7 @@ from net.frames import pack, unpack_strict
 from net.identity import load_or_create
 from net.keys import SMALL_ORDER, WeakKeyError, check_public_key
 from net.lockstep import Lockstep, PlayState
-from net.messages import GAME, Action, EndTurn, Hello, PairReveal, decode_fields, decode_link, encode_link
+from net.messages import GAME, Action, EndTurn, Hello, Message, PairReveal, decode_fields, decode_link, encode_link
 from net.outputs import Event, Send, Stop
 from net.pairing import PairState, Pairing, short_code
 from net.wal import Entry, Header, Wal, read
@@ -121,43 +123,83 @@ def test_chain_reader_flags_equivocation(tmp_path: Path) -> None:
         r.check(w.sign(Action(0, "b")))
 
 
+MOVE = "MV:DO(1,2)->(2,2)"   # black's Dozer steps forward: legal in the standard set-up (black moves first)
+GAME_ID = bytes(32)
+
+
 def _pair_of_lockstep(**opts: object) -> tuple[Lockstep, Lockstep]:
-    options = fe.Options(**opts)  # type: ignore[arg-type]
-    return Lockstep(fe, options, "black", b"g"), Lockstep(fe, options, "white", b"g")
+    """Both sides' play machines over the real engine, black (to move first) and white."""
+    options = engine.Options(**opts)  # type: ignore[arg-type]
+    return Lockstep(engine, options, "black", GAME_ID), Lockstep(engine, options, "white", GAME_ID)
+
+
+def _deliver(sender: Lockstep, receiver: Lockstep, msg: Message, drop: type | None = None) -> None:
+    """Feed ``msg`` to its sender (own) and receiver, then every reply the same way, in order.
+
+    Messages of type ``drop`` are fed to their sender only (never reach the other side)."""
+    queue = [(sender, receiver, msg)]
+    while queue:
+        src, dst, m = queue.pop(0)
+        queue += [(src, dst, o.message) for o in src.feed(True, m) if isinstance(o, Send)]
+        if drop is not None and isinstance(m, drop):
+            continue
+        queue += [(dst, src, o.message) for o in dst.feed(False, m) if isinstance(o, Send)]
 
 
 def test_desync_stops_with_a_diagnosis() -> None:
     """B9: a different state hash at end of turn stops the game and names the first differing part."""
     black, white = _pair_of_lockstep()
-    send = black.act("take 2")
-    black.feed(True, send.message)
-    outs = white.feed(False, send.message)
-    result, end = [o.message for o in outs if isinstance(o, Send)]
-    white.feed(True, result)
-    white.feed(True, end)
-    black.feed(False, result)
-    forged = EndTurn(0, 1, "0" * 64, None)
-    outs = white.feed(False, forged)
+    _deliver(black, white, black.act(MOVE).message)
+    _deliver(black, white, black.act("END").message, drop=EndTurn)   # black's real hash never arrives
+    mine = engine.state_hash(white.state_value)
+    assert white.history == black.history == [MOVE, "END"] and white.my_hashes == {0: mine}
+    outs = white.feed(False, EndTurn(0, 2, "0" * 64, None))
     report = [o.message for o in outs if isinstance(o, Send)][0]
-    assert white.state is PlayState.BROKEN and "equals a replay of the signed transcript" in report.detail
+    assert white.state is PlayState.BROKEN
+    assert (report.turn, report.state_hash) == (0, mine)
+    assert report.detail == (f"our state equals a replay of the signed transcript (hash {mine[:16]}…); "
+                             f"the peer's state (hash {'0' * 16}…) diverged")
 
 
 def test_undo_needs_approval_and_is_refused_in_competitive_games() -> None:
-    black, white = _pair_of_lockstep(competitive=True)
-    send = black.act("take 1")
-    black.feed(True, send.message)
-    for o in white.feed(False, send.message):
-        if isinstance(o, Send):
-            white.feed(True, o.message)
-            black.feed(False, o.message)
-    with pytest.raises(fe.RuleError):
-        white.request_undo()
-    assert black.index == white.index == 1
-
-
-def test_illegal_action_changes_nothing() -> None:
+    """04/U56, 02/D24: an undo is applied on both sides only once the other side approves it;
+    in a competitive game it is refused before anything is sent."""
     black, white = _pair_of_lockstep()
-    outs = white.feed(False, Action(0, "take 7"))
+    start = engine.state_hash(black.state_value)
+    _deliver(black, white, black.act(MOVE).message)
+    request = black.request_undo()
+    _deliver(black, white, request.message)
+    assert white.undo_asked == ("peer", 1) and black.index == white.index == 1   # nothing undone yet
+    _deliver(white, black, white.answer_undo(True).message)
+    assert black.index == white.index == 0 and black.undo_asked is None is white.undo_asked
+    assert engine.state_hash(black.state_value) == engine.state_hash(white.state_value) == start
+
+    black, white = _pair_of_lockstep(competitive=True)
+    _deliver(black, white, black.act(MOVE).message)
+    with pytest.raises(engine.RuleError, match="02/D24"):
+        black.request_undo()
+    assert black.index == white.index == 1 and black.undo_asked is None
+
+
+@pytest.mark.parametrize("text, rule, reason", [
+    ("MV:DO(1,2)->(5,5)", "03/M1.4", "03/M1.4: DO(1,2)->(5,5): not one of its destinations, or its path is blocked"),
+    ("garbage", "notation", "expected 'MV:', 'FI:', 'PU:', 'EX:', 'RE:', 'DR:' or 'END' at 1 in 'garbage'"),
+])
+def test_illegal_action_changes_nothing(text: str, rule: str, reason: str) -> None:
+    """B7 / DESIGN §3: the receiver refuses an illegal action naming the rule; no state changes."""
+    black, white = _pair_of_lockstep()
+    before = engine.state_hash(white.state_value)
+    outs = white.feed(False, Action(0, text))
     result = [o.message for o in outs if isinstance(o, Send)][0]
-    assert (result.ok, result.rule) == (False, "99/TAKE") and white.index == 0
-    assert any(isinstance(o, Event) and o.kind == "rejected" for o in outs)
+    assert (result.index, result.ok, result.rule, result.reason) == (0, False, rule, reason)
+    assert [o.data for o in outs if isinstance(o, Event)] == [
+        {"by": "us", "text": text, "rule": rule, "reason": reason}]
+    assert white.index == 0 and white.rejections == 1 and engine.state_hash(white.state_value) == before
+
+
+def test_peer_action_out_of_turn_is_refused() -> None:
+    """The receiver checks whose move it is before asking the engine (rule net/turn)."""
+    black, white = _pair_of_lockstep()
+    outs = black.feed(False, Action(0, MOVE))   # white claims black's first move
+    result = [o.message for o in outs if isinstance(o, Send)][0]
+    assert (result.ok, result.rule, result.reason) == (False, "net/turn", "not your move") and black.index == 0
