@@ -103,7 +103,14 @@ def loads(text: str, name: str = "<save>") -> GameState:
             if i < len(body) and body[i].startswith(ORDER):
                 order = body[i][len(ORDER):].split(",")
                 i += 1
+            before = len(state.history)
             state = replay_turn(state, parse_turn(line), order)
+            # a game that ends in the next turn's start phase (a trip crash) writes that
+            # turn's line too (RUL-2): it must follow in the file
+            for extra in state.history[before + 1:]:
+                if i >= len(body) or body[i] != extra:
+                    raise SaveError(f"{name}:{i + 4}: expected the line {extra!r}")
+                i += 1
         except NotationError as exc:
             raise SaveError(f"{name}:{number}: {exc}") from None
         except RuleError as exc:
@@ -180,7 +187,7 @@ def replay_turn(state: GameState, turn: Turn, order: list[str] | None = None) ->
         except RuleError as exc:
             first_error = first_error or exc
             continue
-        if s.history and s.history[-1] == want and len(s.history) == len(state.history) + 1:
+        if len(s.history) > len(state.history) and s.history[len(state.history)] == want:
             return s
     if first_error is not None:
         raise first_error

@@ -67,15 +67,20 @@ def play_and_check(seed: int) -> tuple[int, int, int, str]:
     while state.result is None and actions < ACTIONS:
         legal = api.legal_actions(state)
         assert legal, "a running game always offers an action (RUL-3)"
-        if actions < ACTIONS - 1:
-            takers = _primary_takers(state)
-            calm = [a for a in legal if a not in takers]
-            legal = calm or legal
-        action = rng.choice(legal)
         if rng.random() < 0.1:
             illegal += _illegal_attempts(state, stale, rng)
         stale = (stale + legal)[-40:]
-        new = api.apply_action(state, action)
+        # play on to ACTIONS: an action that would end the game early is set aside and
+        # another drawn, unless every legal action ends it
+        if actions < ACTIONS - 1:
+            takers = _primary_takers(state)
+            legal = [a for a in legal if a not in takers] or legal
+        while True:
+            action = rng.choice(legal)
+            new = api.apply_action(state, action)
+            if new.result is None or actions >= ACTIONS - 1 or len(legal) == 1:
+                break
+            legal = [a for a in legal if a != action]
         data = api.serialise(new)
         again = api.deserialise(data)
         assert api.serialise(again) == data
