@@ -140,13 +140,19 @@ def _apply_outcomes(state: GameState, destroyed: list[Piece], stunned: list[Piec
         if not (p.trip is not None and not _can_land(state, new)):
             state.record.results.append(Result(cause[p.sid][1], "*", piece=before,
                                                stun=duration, colour=p.side))
+    conv_at = []
     for old, new in converted:
+        conv_at.append((len(state.record.results), old.sid))
         state.record.results.append(Result(cause[old.sid][1], "*", piece=describe(state, old),
                                            stun=old.stun, colour=old.side))
         state.put(new)
         if KINDS[old.kind].role == "primary":
             state.turn = replace(state.turn, lost_primary=state.turn.lost_primary | {old.side})
     kills = _conversion_kills(state, converted)
+    killed = {p.sid for p in kills}
+    for i, sid in reversed(conv_at):      # a conversion that is a kill is written CK only (RUL-36)
+        if sid in killed:
+            del state.record.results[i]
     for p in kills:
         remove_piece(state, p)
     for p in sorted(destroyed + kills + stunned, key=lambda q: q.sid):   # step 5
