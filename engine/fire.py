@@ -272,9 +272,10 @@ def check_fire(state: GameState, action: Fire) -> FirePlan:
     if weapon in TRANSPORTS:
         why_t = _transport_ok(state, p, weapon)
         if why_t:
-            raise RuleError("RUL-30", why_t)
+            raise RuleError("RUL-11" if p.stun > 0 else "RUL-30", why_t)
     if action not in _aims(state, p, weapon):
-        raise RuleError(FIRE_RULE[weapon], f"{action.article} cannot be aimed that way from "
+        rule = "RUL-17" if plan.restricted else FIRE_RULE[weapon]
+        raise RuleError(rule, f"{action.article} cannot be aimed that way from "
                                            f"({p.row},{p.col})")
     return plan
 
