@@ -315,7 +315,7 @@ def test_t17_restricted_rocket_range_0():
     travelling rocket; e6 G is not a target at range 0."""
     s = pos(T17)
     assert _fires(s, "RL/") == {"FI:RL/JE^(5,5)=>SP(5,5)"}
-    refused(s, "FI:RL/JE^(5,5)=>CP(6,5)", "RUL-15")
+    refused(s, "FI:RL/JE^(5,5)=>CP(6,5)", "RUL-17")
     s = act(s, "FI:RL/JE^(5,5)=>SP(5,5)")
     assert rs(s) == "Rv(5,5),RK*SP(5,5)0W"
     assert at(s, "e5") == [] and s.projectiles == ()
