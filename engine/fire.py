@@ -248,11 +248,24 @@ def trip_path(start: tuple[int, int], dest: tuple[int, int], orient: str) -> tup
 # -- checking and applying ------------------------------------------------------------------
 
 def check_fire(state: GameState, action: Fire) -> FirePlan:
-    """:raises RuleError: the Fire is not legal now (the rule it breaks)."""
-    from .rules import resolve
+    """:raises RuleError: the Fire is not legal now (the rule it breaks).
 
-    side = state.side_to_move
-    p = resolve(state, action.piece, side)
+    When several pieces fit the description exactly (docs/rulings.md E-6), the lowest serial
+    that may make this Fire makes it.
+    """
+    from .rules import resolve_all
+
+    first_error: RuleError | None = None
+    for p in resolve_all(state, action.piece, state.side_to_move):
+        try:
+            return _check_fire_by(state, action, p)
+        except RuleError as exc:
+            first_error = first_error or exc
+    assert first_error is not None   # resolve_all raises when nothing matches
+    raise first_error
+
+
+def _check_fire_by(state: GameState, action: Fire, p: Piece) -> FirePlan:
     weapon = _weapon(action.article)
     why = _can_fire(state, p)
     if why:

@@ -39,7 +39,7 @@ def legal_actions(state: GameState) -> list[Action]:
         out.extend(_reinforces(state, side))
     if t.moved or not _allowed_moves(state, side):
         out.append(EndTurn())
-    return out
+    return list(dict.fromkeys(out))      # identical pieces in one cell offer one action (E-6)
 
 
 def apply_action(state: GameState, action: Action, answerer: Answerer | None = None) -> GameState:
@@ -183,12 +183,24 @@ def resolve(state: GameState, desc: PieceDesc, side: str | None, rule: str = "04
 
     :raises RuleError: no piece of ``side`` matches the description.
     """
+    return resolve_all(state, desc, side, rule)[0]
+
+
+def resolve_all(state: GameState, desc: PieceDesc, side: str | None,
+                rule: str = "04/H11") -> list[Piece]:
+    """Every piece a description fits exactly, by serial (docs/rulings.md E-6).
+
+    :raises RuleError: no piece of ``side`` matches the description.
+    """
     kind = {"STP": "SP"}.get(desc.kind, desc.kind)
+    found = []
     for sid in state.at(desc.row, desc.col, desc.level):
         p = state.pieces[sid]
         if (p.kind == kind and p.hand == desc.orient and state.codes(p) == desc.articles
                 and (side is None or p.side == side)):
-            return p
+            found.append(p)
+    if found:
+        return found
     who = "" if side is None else f" of {'Black' if side == 'B' else 'White'}"
     raise RuleError(rule, f"no piece{who} matches {_fmt_desc(desc)}")
 
