@@ -67,18 +67,19 @@ async def read_frame(reader: asyncio.StreamReader, idle_timeout: float, frame_ti
     :raises ProtocolError: declared length over MAX_FRAME (checked before reading the body).
     :raises asyncio.IncompleteReadError: the peer closed the connection.
     """
-    header = await asyncio.wait_for(reader.readexactly(1), idle_timeout)
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + frame_timeout
+    # asyncio.timeout, not wait_for: wait_for wraps each read in a new task (three per frame)
+    async with asyncio.timeout(idle_timeout):
+        header = await reader.readexactly(1)
     try:
-        header += await asyncio.wait_for(reader.readexactly(3), max(0.0, deadline - loop.time()))
-        (length,) = _HEADER.unpack(header)
-        if length > MAX_FRAME:
-            raise ProtocolError(f"declared frame length {length} exceeds MAX_FRAME ({MAX_FRAME})")
-        if length == 0:
-            raise ProtocolError("empty frame")
-        return await asyncio.wait_for(reader.readexactly(length), max(0.0, deadline - loop.time()))
-    except asyncio.TimeoutError:
+        async with asyncio.timeout(frame_timeout):
+            header += await reader.readexactly(3)
+            (length,) = _HEADER.unpack(header)
+            if length > MAX_FRAME:
+                raise ProtocolError(f"declared frame length {length} exceeds MAX_FRAME ({MAX_FRAME})")
+            if length == 0:
+                raise ProtocolError("empty frame")
+            return await reader.readexactly(length)
+    except TimeoutError:
         raise PeerTimeout(f"frame not completed within {frame_timeout:g} s (stalled peer)") from None
 
 

@@ -10,6 +10,9 @@ import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import msgpack
 
 from net.atomic import write_atomic
 from net.chain import ChainReader
@@ -36,8 +39,20 @@ class TranscriptSummary:
 
 def write_save(path: Path, header: Header, entries: list[Entry], state_hash: str) -> None:
     """Write the save atomically, keeping the previous one as ``.bak``."""
-    body = pack([header.encode(), [[e.direction, e.signed.payload, e.signed.sig, e.secrets] for e in entries],
-                 state_hash])
+    write_packed_save(path, header, [pack(entry_record(e)) for e in entries], state_hash)
+
+
+def entry_record(entry: Entry) -> list[Any]:
+    """One entry as the save (and the write-ahead log) record it."""
+    return [entry.direction, entry.signed.payload, entry.signed.sig, entry.secrets]
+
+
+def write_packed_save(path: Path, header: Header, packed_entries: list[bytes], state_hash: str) -> None:
+    """``write_save`` from entries already packed (``pack(entry_record(e))``): the same bytes, but
+    no Python-level pass over the whole transcript, so a save thread barely holds the GIL."""
+    packer = msgpack.Packer(use_bin_type=True)
+    body = b"".join([packer.pack_array_header(3), pack(header.encode()),
+                     packer.pack_array_header(len(packed_entries)), *packed_entries, pack(state_hash)])
     if path.exists():
         os.replace(path, path.with_suffix(path.suffix + ".bak"))
     write_atomic(path, MAGIC + hashlib.sha256(body).digest() + body)

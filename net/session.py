@@ -32,7 +32,7 @@ from net.messages import PROTOCOL_VERSION, Hello, Message, Signed
 from net.outputs import Event, Output, Send, Stop
 from net.pairing import Pairing, PairState
 from net.peers import KnownPeer, PeerStore
-from net.saves import write_save
+from net.saves import entry_record, write_packed_save
 from net.toss import fresh
 from net.transport import Link, PeerRefused, Timeouts, accept_tls, connect, listen
 from net.wal import Entry, Header, Wal, WalError, read
@@ -106,6 +106,7 @@ class GameConnection:
         self.wal: Wal | None = None
         self.header: Header | None = None
         self.entries: list[Entry] = []
+        self._packed: list[bytes] = []   # pack(entry_record(e)) of each entry, for cheap saves
         self.match: Match | None = None
         self.writer: ChainWriter | None = None
         self.reader: ChainReader | None = None
@@ -214,7 +215,7 @@ class GameConnection:
             mine = (header, [])
         else:
             self.wal, _, _ = Wal.open(path, sync=self.cfg.wal_sync)
-        self.header, self.entries = mine[0], []
+        self.header, self.entries, self._packed = mine[0], [], []
         self._pending_entries = mine[1]
         return peer
 
@@ -255,6 +256,7 @@ class GameConnection:
                 self.reader.accept(verified)
                 outs = self.match.feed(False, verified.message)
             self.entries.append(entry)
+            self._packed.append(pack(entry_record(entry)))
             expected.extend(o for o in outs if isinstance(o, Send))
         self.replaying = False
         if peer.recv > self.writer.seq:
@@ -308,7 +310,7 @@ class GameConnection:
 
     def _log(self, entry: Entry) -> None:
         assert self.wal is not None
-        self.wal.append(entry)
+        self._packed.append(self.wal.append(entry))
         self.entries.append(entry)
 
     async def _autosave(self) -> None:
@@ -317,12 +319,12 @@ class GameConnection:
         h = self.cfg.engine.state_hash(self.match.play.state_value)
         previous = self._saving
         path = self.cfg.active_wal(self.peer_pub).with_suffix(".save")
-        snapshot = list(self.entries)
+        snapshot = list(self._packed)
 
         async def save() -> None:
             if previous is not None:
                 await previous
-            await asyncio.to_thread(write_save, path, self.header, snapshot, h)  # type: ignore[arg-type]
+            await asyncio.to_thread(write_packed_save, path, self.header, snapshot, h)  # type: ignore[arg-type]
         self._saving = asyncio.ensure_future(save())
 
     async def _finish(self) -> Outcome:

@@ -89,8 +89,9 @@ class Link:
         if self.writer.transport.get_write_buffer_size() > self.timeouts.max_unsent:
             raise PeerTimeout(f"peer stopped reading (over {self.timeouts.max_unsent} bytes unsent)")
         try:
-            await asyncio.wait_for(self.writer.drain(), self.timeouts.frame)
-        except asyncio.TimeoutError:
+            async with asyncio.timeout(self.timeouts.frame):   # no task per frame, unlike wait_for
+                await self.writer.drain()
+        except TimeoutError:
             raise PeerTimeout(f"peer did not read our frame within {self.timeouts.frame:g} s") from None
 
     async def close(self, reason: str | None = None) -> None:

@@ -53,11 +53,15 @@ def _wal(host: Host) -> bytes:
     return path.read_bytes()
 
 
-async def _in_play(evil: Evil, port: int) -> None:
-    """Connect, hello, honest setup; black (evil) is to move."""
+async def _in_play(host: Host, evil: Evil, port: int) -> None:
+    """Connect, hello, honest setup; black (evil) is to move, and the host has logged the whole setup."""
     await evil.connect(port, FAST)
     await evil.hello()
     await evil.setup_as_black()
+    bot = host.driver
+    assert isinstance(bot, BotDriver)
+    while "started" not in bot.kinds():   # our last setup message may still be on its way
+        await asyncio.sleep(0.001)
 
 
 def _raw(evil: Evil, data: bytes) -> None:
@@ -78,7 +82,7 @@ def _raw(evil: Evil, data: bytes) -> None:
 ])
 def test_bad_frames_are_dropped_and_change_nothing(tmp_path: Path, data: bytes, reason: str) -> None:
     async def body(host: Host, evil: Evil, port: int) -> tuple[Outcome, bytes, bytes]:
-        await _in_play(evil, port)
+        await _in_play(host, evil, port)
         before = _wal(host)
         _raw(evil, data)
         out = await _ended(host)
@@ -93,7 +97,7 @@ def test_bad_frames_are_dropped_and_change_nothing(tmp_path: Path, data: bytes, 
 def test_truncated_frame_then_silence_hits_the_frame_deadline(tmp_path: Path) -> None:
     """A2/E2: a declared length larger than what is sent, then silence: dropped at the frame deadline."""
     async def body(host: Host, evil: Evil, port: int) -> tuple[Outcome, bytes, bytes]:
-        await _in_play(evil, port)
+        await _in_play(host, evil, port)
         before = _wal(host)
         _raw(evil, (100).to_bytes(4, "big") + b"\x92" * 10)
         out = await _ended(host)
@@ -107,7 +111,7 @@ def test_truncated_frame_then_silence_hits_the_frame_deadline(tmp_path: Path) ->
 def test_peer_that_stops_answering_mid_turn_times_out(tmp_path: Path) -> None:
     """E3: black (the evil peer) must move but goes silent and ignores pings: dropped after `dead`."""
     async def body(host: Host, evil: Evil, port: int) -> tuple[Outcome, bytes, bytes, float]:
-        await _in_play(evil, port)
+        await _in_play(host, evil, port)
         before = _wal(host)
         loop = asyncio.get_running_loop()
         t0 = loop.time()
@@ -167,7 +171,7 @@ def test_unpinned_client_certificate_is_refused(tmp_path: Path, caplog: pytest.L
 def test_replayed_message_is_ignored_and_the_game_goes_on(tmp_path: Path) -> None:
     """B2: an earlier frame resent byte-identical is a duplicate: not applied, not an error."""
     async def body(host: Host, evil: Evil, port: int) -> tuple[bytes, bytes, int, Any]:
-        await _in_play(evil, port)
+        await _in_play(host, evil, port)
         before = _wal(host)
         assert evil.link is not None
         await evil.link.send(evil.sent[0])  # replay our first message (the colour choice)
@@ -212,7 +216,7 @@ def _first_action(evil: Evil) -> Action:
 def test_forged_and_reordered_messages_are_dropped(tmp_path: Path, attack: str, reason: str) -> None:
     """B1, B3, B4, B6, B7: the host drops the link, logs the reason and applies nothing."""
     async def body(host: Host, evil: Evil, port: int) -> tuple[Outcome, bytes, bytes]:
-        await _in_play(evil, port)
+        await _in_play(host, evil, port)
         before = _wal(host)
         msg = _first_action(evil)
         if attack == "reorder":
@@ -263,7 +267,7 @@ def test_illegal_action_is_rejected_with_its_rule_and_changes_nothing(tmp_path: 
     """B8: an illegal action (moving the opponent's piece; bad notation) is rejected by the
     receiver's engine with the rule it broke; the host's state is unchanged and the game goes on."""
     async def body(host: Host, evil: Evil, port: int) -> tuple[list[ActionResult], str, str, int]:
-        await _in_play(evil, port)
+        await _in_play(host, evil, port)
         play = evil.match.play
         assert play is not None
         state = play.state_value
@@ -293,7 +297,7 @@ def test_illegal_action_is_rejected_with_its_rule_and_changes_nothing(tmp_path: 
 def test_flood_of_frames_is_dropped(tmp_path: Path) -> None:
     """E4-style flood: more frames per second than the cap: dropped with a reason."""
     async def body(host: Host, evil: Evil, port: int) -> Outcome:
-        await _in_play(evil, port)
+        await _in_play(host, evil, port)
         frame = encode_frame(encode_link(Ping(1)))
         _raw(evil, frame * (FAST.max_frames_per_second + 50))
         return await _ended(host)
