@@ -1,10 +1,12 @@
 """Shared pytest fixtures. Keep this file small: put helpers in their own modules."""
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 
 import pytest
 
+from leaks import leftovers, open_sockets
 from netns import NetnsPair, NetnsUnavailable, check_available, netns_pair as _netns_pair
 
 
@@ -17,3 +19,16 @@ def netns_pair() -> Iterator[NetnsPair]:
             yield pair
     except NetnsUnavailable as exc:
         pytest.skip(str(exc))
+
+
+@pytest.fixture(autouse=True)
+def no_leaks(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Network tests (test_net_*, test_discovery) must end every thread and close every socket they open."""
+    if not request.module.__name__.startswith(("test_net_", "test_discovery")):
+        yield
+        return
+    threads, sockets = set(threading.enumerate()), open_sockets()
+    yield
+    left = leftovers(threads, sockets)
+    if left:
+        pytest.fail("the test left behind: " + "; ".join(left), pytrace=False)

@@ -7,10 +7,12 @@ import json
 import socket
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from net.discovery import MAX_NAME_CHARS, Discovery, DiscoveryError, PeerInfo
 
+MIN_FORGET_PREFIX = 8
 FALLBACK_HINT = ("If the other laptop is on this network, multicast may be blocked (hotel or guest "
                  "WiFi): connect by address instead, e.g. `wec join 192.168.1.20:41000`, or start a "
                  "laptop hotspot and join it (docs/network.md).")
@@ -29,6 +31,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--rescan-interval", type=float, default=5.0, metavar="SECONDS",
                         help="how often to check for network changes (default 5)")
     parser.add_argument("--json", action="store_true", help="print one JSON object {me, peers}")
+    parser.add_argument("--forget", metavar="FINGERPRINT",
+                        help="remove the pin of a paired peer (its fingerprint, or at least its first "
+                             f"{MIN_FORGET_PREFIX} hex digits), so that the next connection pairs again")
     parser.set_defaults(func=run)
 
 
@@ -37,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
     from net.identity import load_or_create
     from wec_p2p.paths import data_dir
 
+    if args.forget is not None:
+        return forget(data_dir(), args.forget)
     fingerprint = load_or_create(data_dir()).fingerprint
     try:
         discovery = Discovery(args.name, fingerprint, status=args.status, interfaces=args.interface,
@@ -53,6 +60,29 @@ def run(args: argparse.Namespace) -> int:
         return 2
     print(json.dumps({"me": _as_dict(me), "peers": [_as_dict(p) for p in peers]}) if args.json
           else format_listing(me, peers, args.timeout))
+    return 0
+
+
+def forget(directory: Path, text: str) -> int:
+    """Remove the one pinned peer whose fingerprint starts with ``text``; 0 done, 1 none or ambiguous."""
+    from net.peers import PeerStore
+
+    prefix = text.strip().lower()
+    if len(prefix) < MIN_FORGET_PREFIX or any(ch not in "0123456789abcdef" for ch in prefix):
+        print(f"wec peers --forget: {text!r} is not a fingerprint (at least {MIN_FORGET_PREFIX} hex digits, "
+              "as `wec peers` and the IDENTITY CHANGED message show them)", file=sys.stderr)
+        return 1
+    store = PeerStore(directory)
+    matches = [p for p in store.all() if p.fingerprint.startswith(prefix)]
+    if len(matches) != 1:
+        known = ", ".join(f"{p.fingerprint[:16]} ({p.name!r})" for p in (matches or store.all())) or "none"
+        what = "several pinned peers match" if matches else "no pinned peer has this fingerprint"
+        print(f"wec peers --forget: {what} {prefix!r}; pinned: {known}", file=sys.stderr)
+        return 1
+    peer = matches[0]
+    store.remove(peer.fingerprint)
+    print(f"forgot {peer.name!r} ({peer.fingerprint[:16]}): the next connection with it asks to pair again "
+          "(compare the code on both screens)")
     return 0
 
 
