@@ -329,26 +329,47 @@ class _Gen:
                 continue                      # 02/D20
             squares.append(((r, c), members))
         out = []
+        home = (p.row, p.col)
+        pieces_at = {home: [p, mate], **{sq: ms for sq, ms in squares}}
         for dx, dy in KING_STEPS:
             dr, dc = to_board(p.side, dx, dy)
             if not on_board(p.row + dr, p.col + dc):
                 continue
-            usable = [(sq, ms) for sq, ms in squares
-                      if on_board(sq[0] + dr, sq[1] + dc)]
+            usable = [(sq, ms) for sq, ms in squares if on_board(sq[0] + dr, sq[1] + dc)]
+            # A landing cell receives the pieces of exactly one member square; it keeps its
+            # own Ground pieces unless they are members too. So each member square is fine
+            # or not depending only on whether its landing square is a member square.
+            alone, beside = {}, {}
+            for sq, ms in [(home, [p, mate]), *usable]:
+                land = (sq[0] + dr, sq[1] + dc)
+                stay = [st.pieces[s] for s in self.visible_at(land[0], land[1], GROUND)]
+                alone[sq] = _group_ok(st, ms)
+                beside[sq] = _group_ok(st, ms + stay)
             for n in range(len(usable) + 1):
                 for combo in combinations(usable, n):
                     members = [m for _, ms in combo for m in ms]
                     if len(members) > 4:
                         continue                  # 03/M1.3.5
-                    group = [p, mate, *members]
-                    if not shift_ok(st, group, dr, dc, self.hidden):
-                        continue
+                    chosen = {home} | {sq for sq, _ in combo}
+                    if not all((alone if (sq[0] + dr, sq[1] + dc) in chosen else beside)[sq]
+                               for sq in chosen):
+                        continue                  # 03/M1.3.6: direction blocked
                     doze = tuple((m.kind, m.row, m.col) for m in [mate, *members])
                     move = Move(describe(st, p), GROUND, p.row + dr, p.col + dc, doze=doze)
                     out.append(MovePlan(move, p.sid, ((p.row + dr, p.col + dc, GROUND),),
                                         False, members=tuple(m.sid for m in [mate, *members]),
                                         shift=(dr, dc)))
+        del pieces_at
         return out
+
+
+def _group_ok(state: GameState, group: list[Piece]) -> bool:
+    """One Ground cell can hold these pieces together (01/R5.1, R5.3, R5.4)."""
+    from .board import coexists
+
+    if len(group) > 2 or len({x.side for x in group}) > 1:
+        return False
+    return len(group) < 2 or coexists(state, group[0].kind) or coexists(state, group[1].kind)
 
 
 def shift_ok(state: GameState, group: list[Piece], dr: int, dc: int,
