@@ -288,6 +288,8 @@ def _check_fire_by(state: GameState, action: Fire, p: Piece) -> FirePlan:
             raise RuleError("RUL-11" if p.stun > 0 else "RUL-30", why_t)
     if action not in _aims(state, p, weapon):
         rule = "RUL-17" if plan.restricted else FIRE_RULE[weapon]
+        if action.target is not None and weapon in ("SL", "TL"):
+            rule = "RUL-16"          # homing: a visible enemy at its level within range
         raise RuleError(rule, f"{action.article} cannot be aimed that way from "
                                            f"({p.row},{p.col})")
     return plan

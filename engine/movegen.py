@@ -142,6 +142,9 @@ class _Gen:
             return []            # RUL-11, RUL-31, RUL-30
         if p.level not in native_levels(p.kind):
             return []            # a passenger off its native level has no Moves (RUL-25)
+        if st.options.movement_type != "weaponized_chess":
+            from . import movetypes      # 03/M2, 03/M3 (02/D1)
+            return movetypes.moves(self, p)
         movement = KINDS[p.kind].movement
         if movement == "pawn":
             plans = self._pawn(p)

@@ -7,7 +7,8 @@ from typing import Any
 from .pieces import GOVERNMENTS
 
 _CHOICES: dict[str, tuple[Any, ...]] = {
-    "movement_type": ("weaponized_chess",),   # standard_chess / mass_destruction: not built yet
+    "movement_type": ("weaponized_chess", "standard_chess", "mass_destruction_chess"),  # 02/D1
+    "md_pawn_variant": ("all_sides_and_forward", "all_forward", "all_but_directly_ahead"),
     "gov_black": tuple(GOVERNMENTS),
     "gov_white": tuple(GOVERNMENTS),
     "tank_range": (6, 7, 8),
@@ -53,7 +54,8 @@ class Options:
     cleric_range: int = 7
     queen_tank_range: int = 7
     queen_cleric_range: int = 7
-    sub_jet_combat: bool = False                  # 03/M1.0.15
+    sub_jet_combat: bool = False                  # 03/M1.0.15, M2.0.4, M3.0.4
+    md_pawn_variant: str = "all_sides_and_forward"  # 03/M3.0.3, M3.1 (Mass Destruction only)
     flamer_range: int = 1                         # RUL-9
     stun_range: int = 9                           # 02/D17
     stun_duration: int = 3                        # 02/D18, RUL-11
@@ -105,6 +107,14 @@ class Options:
                 lo, hi = _RANGES[f.name]
                 if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
                     raise ValueError(f"option {f.name} must be an integer {lo}..{hi}, got {value!r}")
+        if self.sub_jet_combat:
+            if self.movement_type == "weaponized_chess":
+                raise ValueError("option sub_jet_combat needs movement_type standard_chess or "
+                                 "mass_destruction_chess: Weaponized Chess movement has no "
+                                 "combat Subs and Jets (03/M1.0.15, RUL-38)")
+            if self.movement_type == "mass_destruction_chess" and not self.move_only:
+                raise ValueError("option sub_jet_combat needs move_only under Mass Destruction "
+                                 "movement (03/M3.0.4)")
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of every option (msgpack/JSON-safe), in field order."""

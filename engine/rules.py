@@ -14,6 +14,7 @@ from .board import capacity, coexists, distance, to_board
 from .errors import GameOverError, RuleError
 from .fire import check_fire, do_fire, legal_fires
 from .movegen import MOVE_RULE, MovePlan, describe, generate
+from .movetypes import MOVE_RULE as TYPE_RULE
 from .pieces import KINDS, native_levels
 from .state import GameState, Piece, enemy
 from .visibility import attempt_lock, end_locks, hidden_from, lock_sources, reveal, stealthy
@@ -256,8 +257,14 @@ def _check_move(state: GameState, action: Move) -> MovePlan:
         if _norm(plan.move) == want:
             return plan
     rule = MOVE_RULE[KINDS[p.kind].movement]
+    if state.options.movement_type in TYPE_RULE:                 # 03/M2, M3
+        rule = TYPE_RULE[state.options.movement_type][KINDS[p.kind].movement]
     if p.stun > 0:
         rule, why = "RUL-11", "a stunned piece cannot Move"
+    elif p.trip is not None:
+        rule, why = "RUL-31", "a piece on a Jump Pack or Scuba trip cannot Move"
+    elif p.sid in state.turn.transported:
+        rule, why = "RUL-30", "a piece moved by a transport article this turn cannot Move"
     elif p.level not in native_levels(p.kind):
         rule, why = "RUL-25", "a passenger off its native level has no Moves of its own"
     elif any(pl.sid == p.sid for pl in generate(state, side)) and \
