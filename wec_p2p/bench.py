@@ -3,6 +3,7 @@
 - legal-action generation at the standard start;
 - legal-action generation in 20 mid-game positions (seeded random games, start of a turn);
 - random-game throughput (seeded random legal actions, actions per second);
+- legal actions and the cost of applying each Fire in 10 Fire-heavy positions;
 - state hash of a mid-game position.
 """
 from __future__ import annotations
@@ -83,6 +84,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"legal actions, 20 mid-game positions: median {statistics.median(counts)} actions, "
           f"median {statistics.median(medians) * 1e3:.2f} ms "
           f"(min {min(medians) * 1e3:.2f}, max {max(medians) * 1e3:.2f})")
+
+    fire_heavy = sorted(mid_game_positions(40, seed=7),
+                        key=lambda st: -sum(isinstance(a, api.Fire) for a in api.legal_actions(st)))[:10]
+    fires = [[a for a in api.legal_actions(st) if isinstance(a, api.Fire)] for st in fire_heavy]
+    gen = [_median_time(_fresh_legal(st), max(3, args.repeat // 3)) for st in fire_heavy]
+    print(f"legal actions, 10 Fire-heavy positions: median {statistics.median(len(f) for f in fires)} "
+          f"Fires among the actions, median {statistics.median(gen) * 1e3:.2f} ms")
+    per_fire = []
+    for st, fs in zip(fire_heavy, fires):
+        for f in fs[:40]:
+            per_fire.append(_median_time(lambda st=st, f=f: api.apply_action(st, f), 3))
+    print(f"apply one Fire (resolution, {len(per_fire)} Fires): median "
+          f"{statistics.median(per_fire) * 1e6:.0f} us, max {max(per_fire) * 1e3:.2f} ms")
 
     mid = positions[0]
     t_hash = _median_time(lambda: (mid.touch(), api.state_hash(mid)), args.repeat)
