@@ -269,7 +269,7 @@ def test_submerge_dominance_torpedo_detection_wins_04_N9() -> None:
 # -- reveals (01/R14.7, R14.10, RUL-20, A-2, A-3, 02/D4, D6, D7) --------------------------------
 
 def test_fire_of_an_article_weapon_reveals_01_R14_7_02_D4() -> None:
-    """01/R14.7, 02/D4, A-3: a stealthy XXX Pawn [SH FL] that fires its FL is revealed at once,
+    """01/R14.7, 01/§20 O8, 02/D4, A-3: a stealthy XXX Pawn [SH FL] that fires its FL is revealed at once,
     until the end of Black's next turn."""
     text = "to-move W\n" + KINGS + "piece W XP e6 G SH FL\n"
     s = pos(text)
@@ -343,3 +343,14 @@ def test_hidden_piece_is_absent_for_move_generation_RUL_3_03_M0_11() -> None:
     s = pos("piece B K e4 G\npiece W K j10 G\npiece W AAA e5 G\n")
     assert "MV:K(4,5)->(5,5)" in legal(s)
     assert [p.kind for p in at(s, "e5")] == ["AAA"]
+
+
+def test_saved_history_of_a_competitive_game_is_full_01_R18_3_R14_12_A_20_RUL_37() -> None:
+    """01/R18.3, R14.12, A-20, RUL-37: the censoring of a competitive game is a view (engine/
+    view.py); the game's own history and its save always hold the full line, hidden enemy
+    moves included."""
+    s = pos("to-move W\n" + KINGS + "piece W AAA c9 G\n", competitive=True)
+    s = play(s, "MV:AAA(9,3)->(8,3)", "END")
+    assert hidden_from(s, "B") == {3}
+    assert s.history == ("MV:AAA(9,3)->(8,3)",)
+    assert api.dumps(s).splitlines()[-1] == "MV:AAA(9,3)->(8,3)"
