@@ -63,7 +63,7 @@ def play_and_check(seed: int) -> tuple[int, int, int, str]:
     rng = random.Random(seed)
     state = api.new_game()
     stale: list[api.Action] = []
-    actions = illegal = 0
+    actions = illegal = setbacks = 0
     while state.result is None and actions < ACTIONS:
         legal = api.legal_actions(state)
         assert legal, "a running game always offers an action (RUL-3)"
@@ -81,6 +81,15 @@ def play_and_check(seed: int) -> tuple[int, int, int, str]:
             if new.result is None or actions >= ACTIONS - 1 or len(legal) == 1:
                 break
             legal = [a for a in legal if a != action]
+        if new.result is not None and actions < ACTIONS - 1:
+            # every choice ends the game early (a projectile or a crash that cannot be
+            # avoided any more): take back a few actions and play on differently
+            setbacks += 1
+            for _ in range(min(actions, rng.randrange(2, 12 * setbacks + 2))):
+                assert state.parent is not None
+                state = state.parent
+                actions -= 1
+            continue
         data = api.serialise(new)
         again = api.deserialise(data)
         assert api.serialise(again) == data
