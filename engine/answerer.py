@@ -40,6 +40,10 @@ class Answerer(Protocol):
     def homing_step(self, state: GameState, proj: "Projectile") -> tuple[int, int] | None:
         """HQ-9: the step towards a homing projectile's target, or None if the lock is lost."""
 
+    def nudge_outcome(self, state: GameState, asker: str, group: Sequence[int],
+                      cells: Sequence[Cell], shift: tuple[int, int]) -> tuple[bool, tuple[int, ...]]:
+        """HQ-3: (stall?, the hidden members on the chosen cells) for a nudge of ``group``."""
+
 
 class OmniscientAnswerer:
     """Answers from the full state: hotseat, computer opponent, end-of-game audit."""
@@ -80,6 +84,16 @@ class OmniscientAnswerer:
         from .projectiles import homing_step
 
         return homing_step(state, proj)
+
+    def nudge_outcome(self, state: GameState, asker: str, group: Sequence[int],
+                      cells: Sequence[Cell], shift: tuple[int, int]) -> tuple[bool, tuple[int, ...]]:
+        from .movegen import shift_ok
+
+        hidden = self.hidden_on(state, asker, cells)
+        pieces = [state.pieces[s] for s in (*group, *hidden)]
+        stall = (len(pieces) - 2 > 4 or any(state.pieces[s].stun for s in hidden)
+                 or not shift_ok(state, pieces, shift[0], shift[1], frozenset()))   # RUL-45
+        return stall, hidden
 
 
 _CURRENT: contextvars.ContextVar[Answerer] = contextvars.ContextVar(

@@ -190,8 +190,11 @@ def _apply_outcomes(state: GameState, destroyed: list[Piece], stunned: list[Piec
 
 
 def _can_land(state: GameState, p: Piece) -> bool:
-    """The Ground of the piece's square is legally enterable, hidden pieces included (RUL-42)."""
-    return can_enter(state, [replace(p, level=GROUND)], p.row, p.col, GROUND, capture=False)
+    """The Ground of the piece's square is legally enterable, hidden pieces included (RUL-42);
+    the hidden ones are asked of the answerer (HQ-12)."""
+    from .fire import truly_enterable
+
+    return truly_enterable(state, p, (p.row, p.col, GROUND))
 
 
 def _conversion_kills(state: GameState, converted: list[tuple[Piece, Piece]]) -> list[Piece]:

@@ -320,7 +320,9 @@ def _do_move(state: GameState, action: Move, plan: MovePlan) -> None:
     r, c, lv = stop
     if (r, c, lv) != (action.row, action.col, action.level):
         state.record.results.append(Result(p.kind, "v", r, c))
-    taken = [s for s in state.at(r, c, lv) if state.pieces[s].side != side]
+    seen = hidden_from(state, side)
+    taken = sorted({s for s in state.at(r, c, lv) if state.pieces[s].side != side and s not in seen}
+                   | set(ans.hidden_on(state, side, [stop])))     # HQ-1: "what is on it"
     movers = [p.sid] + ([plan.passenger] if plan.passenger else [])
     for sid in movers:
         q = state.pieces[sid]
@@ -354,13 +356,13 @@ def _do_nudge(state: GameState, action: Move, plan: MovePlan) -> None:
     plan_squares = {state.pieces[s].square for s in plan.members[1:]}
     chosen = [sq for sq in dict.fromkeys((e[1], e[2]) for e in action.doze[1:])
               if sq in plan_squares]
-    hidden = ans.hidden_on(state, side, [(r, c, GROUND) for r, c in chosen])
-    members = [mate] + [s for sq in chosen for s in state.at(sq[0], sq[1], GROUND)]
+    seen = hidden_from(state, side)
+    visible = [mate] + [s for sq in chosen for s in state.at(sq[0], sq[1], GROUND) if s not in seen]
+    stall, hidden = ans.nudge_outcome(state, side, (dozer.sid, *visible),
+                                      [(r, c, GROUND) for r, c in chosen], (dr, dc))   # HQ-3
+    members = [mate] + [s for sq in chosen for s in sorted(
+        s for s in state.at(sq[0], sq[1], GROUND) if s in visible or s in hidden)]
     group = [dozer] + [state.pieces[s] for s in members]
-    from .movegen import shift_ok
-
-    stall = (len(members) - 1 > 4 or any(state.pieces[s].stun for s in hidden)
-             or not shift_ok(state, group, dr, dc, frozenset()))
     if stall:                 # RUL-51(b): keep the members the mover selected (no hidden ones)
         state.record.move = action
         state.record.results.append(Result("DO", "v", dozer.row, dozer.col))

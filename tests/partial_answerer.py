@@ -15,6 +15,7 @@ from typing import Sequence
 
 from engine.board import LEVEL_ORDER, distance
 from engine.effects import Hit, takes_effect
+from engine.movegen import shift_ok
 from engine.projectiles import homing_step
 from engine.state import Cell, GameState, Piece, Projectile, enemy
 from engine.view import OwnPiece, PlayerView, observe
@@ -69,6 +70,35 @@ class PartialAnswerer:
         """HQ-9: the step towards my targeted piece, or None when the lock is lost (RUL-16)."""
         view = self._view("homing_step", state, enemy(proj.side))
         return homing_step(_rebuild(view), proj)
+
+    # -- HQ-3 --------------------------------------------------------------------------------------
+    def nudge_outcome(self, state: GameState, asker: str, group: Sequence[int],
+                      cells: Sequence[Cell], shift: tuple[int, int]) -> tuple[bool, tuple[int, ...]]:
+        """HQ-3: stall or go for a nudge, and my hidden members (which I move myself).
+
+        The question discloses the group the asker sees (HQ-3 "Asker discloses"); the board
+        around it is what my view shows: my pieces and the enemy pieces I can see.
+        """
+        view = self._view("nudge_outcome", state, enemy(asker))
+        wanted = {tuple(c) for c in cells}
+        hidden = tuple(sorted(p.sid for p in view.own
+                              if not p.exposed and (p.row, p.col, p.level) in wanted))
+        mini = _rebuild(view)
+        disclosed = [state.pieces[sid] for sid in group]    # the question names the group
+        named = [(q.kind, q.side, q.row, q.col, q.level) for q in disclosed]
+        for i, q in enumerate(view.seen):
+            key = (q.kind, q.side, q.row, q.col, q.level)
+            if key in named:
+                named.remove(key)                           # the same piece, already disclosed
+                continue
+            mini.pieces[-1 - i] = Piece(-1 - i, q.kind, q.side, q.row, q.col, q.level, q.hand)
+        for q in disclosed:
+            mini.pieces[q.sid] = q
+        mini.touch()
+        pieces = [mini.pieces[s] for s in (*group, *hidden)]
+        stall = (len(pieces) - 2 > 4 or any(mini.pieces[s].stun for s in hidden)
+                 or not shift_ok(mini, pieces, shift[0], shift[1], frozenset()))
+        return stall, hidden
 
     def _view(self, question: str, state: GameState, owner: str) -> PlayerView:
         self.asked[question] += 1
