@@ -88,3 +88,17 @@ def test_not_a_save_file_is_refused(tmp_path: Path) -> None:
     out = wec("replay", str(junk))
     assert out.returncode == 2
     assert out.stderr == f"wec: {junk}:1: not a WEC save file (expected '# WEC game 1')\n"
+
+
+def test_hash_does_not_depend_on_pythonhashseed() -> None:
+    """DESIGN §3 determinism: set/dict ordering never leaks into the state (PYTHONHASHSEED)."""
+    import os
+
+    hashes = set()
+    for seed in ("0", "1", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        out = subprocess.run([*WEC, "selfplay", "--seed", "9", "--turns", "80", "--quiet"],
+                             capture_output=True, text=True, timeout=120, env=env)
+        assert out.returncode == 0, out.stderr
+        hashes.add(out.stdout.strip())
+    assert len(hashes) == 1
