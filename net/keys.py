@@ -27,17 +27,27 @@ class WeakKeyError(ProtocolError):
     """The peer's identity key is small-order, non-canonical or not a valid point."""
 
 
-def check_public_key(raw: object) -> Ed25519PublicKey:
-    """Load a peer's raw Ed25519 key. :raises WeakKeyError: invalid identity key."""
+def key_problem(raw: object) -> str | None:
+    """Why ``raw`` is not a usable Ed25519 public key (anchors §1.12), or None if it is."""
     if not isinstance(raw, bytes) or len(raw) != 32:
-        raise WeakKeyError("invalid identity key: must be 32 bytes")
+        return "must be 32 bytes"
     y = int.from_bytes(raw, "little") & ((1 << 255) - 1)
     if raw in SMALL_ORDER or y >= _P:
-        raise WeakKeyError("invalid identity key: small-order or non-canonical point")
+        return "is a small-order or non-canonical point"
     try:
-        return Ed25519PublicKey.from_public_bytes(raw)
+        Ed25519PublicKey.from_public_bytes(raw)
     except ValueError:
-        raise WeakKeyError("invalid identity key: not a valid Ed25519 point") from None
+        return "is not a valid Ed25519 point"
+    return None
+
+
+def check_public_key(raw: object) -> Ed25519PublicKey:
+    """Load a peer's raw Ed25519 key. :raises WeakKeyError: invalid identity key."""
+    problem = key_problem(raw)
+    if problem is not None:
+        raise WeakKeyError(f"invalid identity key: {problem}")
+    assert isinstance(raw, bytes)
+    return Ed25519PublicKey.from_public_bytes(raw)
 
 
 def verify(public: Ed25519PublicKey, signature: bytes, data: bytes) -> bool:

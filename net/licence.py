@@ -19,6 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from net.identity import fingerprint
+from net.keys import key_problem
 from net.vendor_key import VENDOR_PUBLIC_KEY
 
 __all__ = [
@@ -31,17 +32,6 @@ TOKEN_CONTEXT = b"wec/licence-token/v1\x00"
 MAX_TOKEN_BYTES = 4096
 NETWORK_FEATURE = "network"
 _PAYLOAD_KEYS = ("dev", "ed", "exp", "feat", "iat", "kid", "lic", "v")
-_P = 2**255 - 19
-_SMALL_ORDER = frozenset(bytes.fromhex(h) for h in (
-    "0100000000000000000000000000000000000000000000000000000000000000",
-    "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
-    "0000000000000000000000000000000000000000000000000000000000000000",
-    "0000000000000000000000000000000000000000000000000000000000000080",
-    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
-    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa",
-    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
-    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85",
-))
 
 
 class LicenceError(Exception):
@@ -83,15 +73,10 @@ def vendor_key_id(vendor_public_key: bytes) -> str:
 
 def check_public_key(raw: bytes, what: str = "public key") -> Ed25519PublicKey:
     """Load a raw Ed25519 public key. :raises LicenceError: ``weak_key`` if bad, small-order or non-canonical."""
-    if not isinstance(raw, bytes) or len(raw) != 32:
-        raise LicenceError("weak_key", f"{what} must be 32 bytes")
-    y = int.from_bytes(raw, "little") & ((1 << 255) - 1)
-    if raw in _SMALL_ORDER or y >= _P:
-        raise LicenceError("weak_key", f"{what} is a small-order or non-canonical point")
-    try:
-        return Ed25519PublicKey.from_public_bytes(raw)
-    except ValueError as exc:
-        raise LicenceError("weak_key", f"{what} is not a valid Ed25519 point") from exc
+    problem = key_problem(raw)
+    if problem is not None:
+        raise LicenceError("weak_key", f"{what} {problem}")
+    return Ed25519PublicKey.from_public_bytes(raw)
 
 
 def sign_token(vendor_private_key: Ed25519PrivateKey, *, licence_id: str, device_fingerprint: str,
