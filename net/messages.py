@@ -121,6 +121,20 @@ class Refuse(Message):
     reason: str
 
 
+LICENCE_REFUSAL_VERSION = 1
+
+
+@link("licence-refused", v=_int(1, 1), code=_str(32), detail=_str(512))
+@dataclass(frozen=True)
+class LicenceRefused(Message):
+    """Last message before closing when the receiver's licence token was refused at hello
+    (issue 5, DESIGN §5): ``code`` is the stable ``LicenceError`` code (``not_activated`` when
+    no token was sent), ``detail`` the reason. ``v`` = ``LICENCE_REFUSAL_VERSION`` (1)."""
+    v: int
+    code: str
+    detail: str
+
+
 @link("pair-commit", id_pub=_bytes(32), cert=_bytes_max(4096), commit=_bytes(32))
 @dataclass(frozen=True)
 class PairCommit(Message):

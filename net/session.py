@@ -27,6 +27,7 @@ from net.errors import (EquivocationError, IdentityChanged, NetError, NotPaired,
 from net.frames import pack
 from net.identity import Identity, fingerprint
 from net.keys import check_public_key
+from net.licence import LicenceError
 from net.match import Match
 from net.messages import PROTOCOL_VERSION, Hello, Message, Signed
 from net.outputs import Event, Output, Send, Stop
@@ -34,7 +35,7 @@ from net.pairing import Pairing, PairState
 from net.peers import KnownPeer, PeerStore
 from net.saves import entry_record, write_packed_save
 from net.toss import fresh
-from net.transport import Link, PeerRefused, Timeouts, accept_tls, connect, listen
+from net.transport import Link, OurLicenceRefused, PeerRefused, Timeouts, accept_tls, connect, listen
 from net.wal import Entry, Header, Wal, WalError, read
 
 log = logging.getLogger("wec.net")
@@ -82,7 +83,11 @@ class NetConfig:
 
 @dataclass
 class Outcome:
-    """How a connection ended. ``status``: finished, stopped, disconnected, refused or paired."""
+    """How a connection ended. ``status``: finished, stopped, disconnected, refused or paired.
+
+    ``licence``: when the game was refused over a licence (issue 5, DESIGN §5), the
+    ``LicenceError`` code, whichever side's token it was (``reason`` says which).
+    """
 
     status: str
     reason: str = ""
@@ -91,6 +96,7 @@ class Outcome:
     game_id: bytes | None = None
     transcript: Path | None = None
     match: Match | None = field(default=None, repr=False)
+    licence: str | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -113,6 +119,7 @@ class GameConnection:
         self.replaying = False
         self._pending_entries: list[Entry] = []
         self._saving: asyncio.Future[None] | None = None
+        self._fresh_wal = False   # the log was created by this connection (no game before it)
 
     async def run(self) -> Outcome:
         """Play until the game ends, stops, or the link drops."""
@@ -121,6 +128,11 @@ class GameConnection:
         except EquivocationError as exc:
             self._evidence(exc)
             return await self._end("stopped", str(exc))
+        except OurLicenceRefused as exc:
+            self._discard_fresh_wal()
+            outcome = await self._end("refused", str(exc), tell=False)
+            outcome.licence = exc.code
+            return outcome
         except PeerRefused as exc:
             return await self._end("refused" if self.match is None else "disconnected", str(exc), tell=False)
         except ProtocolError as exc:
@@ -196,11 +208,11 @@ class GameConnection:
                                               f"we speak v{PROTOCOL_VERSION}")
         if peer.mode != "play":
             return await self._end("refused", f"peer asked for {peer.mode!r} on a pinned connection")
+        problem = self._check_licence(peer)  # the host checks before its hello: a refused guest gets no game
+        if problem:
+            return await self._refuse_licence(*problem)
         if self.role == "host":
             await self.link.send(hello)
-        problem = self._check_licence(peer)
-        if problem:
-            return await self._end("refused", problem)
         ours = mine[0].chain_id if mine else None
         if ours != peer.chain:
             return await self._end("refused", "the two sides have different unfinished games "
@@ -212,6 +224,7 @@ class GameConnection:
             host_n, guest_n = (nonce, peer.nonce) if self.role == "host" else (peer.nonce, nonce)
             header = Header(derive_chain_id(host_pub, guest_pub, host_n, guest_n), self.role, self.me, self.peer_pub)
             self.wal = Wal.create(path, header, sync=self.cfg.wal_sync)
+            self._fresh_wal = True
             mine = (header, [])
         else:
             self.wal, _, _ = Wal.open(path, sync=self.cfg.wal_sync)
@@ -219,16 +232,41 @@ class GameConnection:
         self._pending_entries = mine[1]
         return peer
 
-    def _check_licence(self, peer: Hello) -> str | None:
+    def _check_licence(self, peer: Hello) -> tuple[str, str] | None:
+        """Issue 5 / DESIGN §5: the peer's token, checked offline against its identity key.
+
+        Returns ``(code, detail)`` when refused: ``not_activated`` if it sent none, else the
+        ``LicenceError`` code (``bad_signature``, ``unknown_vendor_key``, ``wrong_device``...).
+        """
         if self.cfg.licence_check is None:
             return None
         if peer.licence is None:
-            return "peer has no licence token: network play needs an activated installation on both ends"
+            return ("not_activated", "no licence token was sent: network play needs an activated "
+                                     "installation on both ends (`wec activate KEY`)")
         try:
             self.cfg.licence_check(peer.licence, self.peer_pub)
-        except Exception as exc:  # LicenceError (or anything the checker raises) refuses the game
-            return f"peer licence refused: {exc}"
+        except LicenceError as exc:
+            return exc.code, exc.detail.removeprefix("peer licence refused: ")
+        except Exception as exc:  # anything else the checker raises refuses the game too
+            return "invalid", str(exc)
         return None
+
+    async def _refuse_licence(self, code: str, detail: str) -> Outcome:
+        """Refuse the game over the peer's licence: log why, tell the peer (``licence-refused``)."""
+        reason = f"peer licence refused ({code}): {detail}; no game was started"
+        log.warning("%s: refused: %s", self.link.label, reason)
+        await self.link.refuse_licence(code, detail)
+        return Outcome("refused", reason, match=self.match, licence=code)
+
+    def _discard_fresh_wal(self) -> None:
+        """Our licence was refused at hello: the peer opened no log for this chain, so the one
+        this connection opened (holding at most our own setup messages) is removed; otherwise
+        the next, licensed, connection would be refused as a different unfinished game."""
+        if not self._fresh_wal or self.wal is None or any(e.direction == "in" for e in self.entries):
+            return
+        self.wal.close()
+        self.wal.path.unlink(missing_ok=True)
+        self.wal.path.with_suffix(".save").unlink(missing_ok=True)
 
     async def _replay_and_resend(self, peer: Hello) -> None:
         header = self.header

@@ -18,7 +18,8 @@ from typing import Awaitable, Callable
 from net.certs import check_session
 from net.errors import PeerTimeout, ProtocolError
 from net.frames import encode_frame, read_frame
-from net.messages import Message, Ping, Pong, Refuse, decode_link, encode_link
+from net.messages import (LICENCE_REFUSAL_VERSION, LicenceRefused, Message, Ping, Pong, Refuse, decode_link,
+                          encode_link)
 
 log = logging.getLogger("wec.net")
 
@@ -40,6 +41,14 @@ class Timeouts:
 
 class PeerRefused(ProtocolError):
     """The peer closed the link with a reason (a ``refuse`` message)."""
+
+
+class OurLicenceRefused(PeerRefused):
+    """The peer refused *our* licence token at hello (a ``licence-refused`` message; issue 5)."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(f"the other side refused our licence ({code}): {detail}; no game was started")
+        self.code, self.detail = code, detail
 
 
 class Link:
@@ -78,6 +87,8 @@ class Link:
                 await self.send(Pong(msg.n))
             elif isinstance(msg, Refuse):
                 raise PeerRefused(f"peer refused: {msg.reason}")
+            elif isinstance(msg, LicenceRefused):
+                raise OurLicenceRefused(msg.code, msg.detail)
             elif not isinstance(msg, Pong):
                 return msg
 
@@ -110,6 +121,25 @@ class Link:
             await asyncio.wait_for(self.writer.wait_closed(), self.timeouts.shutdown)
         except Exception:
             pass
+
+    async def refuse_licence(self, code: str, detail: str) -> None:
+        """Tell the peer its licence was refused, then close without losing that message.
+
+        The peer may already be writing (it accepted our hello); closing with unread data would
+        reset the connection and could destroy our message before it is read. So we keep reading
+        (and discarding) until the peer closes, or ``Timeouts.shutdown`` passes, then close.
+        """
+        if self.closed:
+            return
+        log.info("%s: closing: licence refused (%s): %s", self.label, code, detail)
+        try:
+            await self.send(LicenceRefused(LICENCE_REFUSAL_VERSION, code[:32], detail[:512]))
+            async with asyncio.timeout(self.timeouts.shutdown):
+                while await self.reader.read(65536):
+                    pass
+        except Exception:
+            pass
+        await self.close()
 
     def _count_frame(self, now: float) -> None:
         if now - self._window_start >= 1.0:

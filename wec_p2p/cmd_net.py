@@ -4,7 +4,9 @@ The host listens (``--interface``, ``--port``) and advertises itself over mDNS; 
 finds it by name or fingerprint prefix (or takes ``host:port``), pairs on first contact
 (the short code is confirmed on both ends: y/n on stdin, or ``--auto-confirm``), then
 the two negotiate and play with ``--bot random``. Exit code 0 when the game finished,
-1 when it stopped or the connection failed, 2 for usage or licence problems.
+1 when it stopped or the connection failed, 2 for usage or licence problems: this
+installation has no valid token (checked before listening or connecting), or either side
+refused the other's licence at hello (issue 5, DESIGN §5; both sides say why).
 """
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import argparse
 import asyncio
 import logging
 import sys
+from pathlib import Path
 from typing import Any
 
 import engine.api as engine
@@ -20,8 +23,8 @@ from net import vendor_key
 from net.bot import BotDriver
 from net.discovery import AsyncDiscovery, DiscoveryError, HostPortError, parse_host_port
 from net.errors import NetError
-from net.identity import load_or_create
-from net.licence import LicenceError, verify_peer_token
+from net.identity import Identity, load_or_create
+from net.licence import LicenceError, verify_peer_token, verify_token
 from net.match import Match
 from net.outputs import Event, Send
 from net.session import Host, NetConfig, Outcome, play_as_guest
@@ -85,18 +88,32 @@ def _run(args: argparse.Namespace, coro: Any) -> int:
           f"game={outcome.game_id.hex() if outcome.game_id else None} transcript={outcome.transcript}")
     if outcome.reason:
         print(f"wec: {outcome.reason}", file=sys.stderr)
+    if outcome.licence:
+        return 2
     return 0 if outcome.status == "finished" else 1
+
+
+def _own_token(directory: Path, identity: Identity) -> bytes | None:
+    """This installation's licence token, checked offline before any network play (issue 5, DESIGN §5).
+
+    :raises LicenceError: not activated, or the stored token is not valid here (one clear line).
+    """
+    token_path = directory / "licence.token"
+    if not token_path.exists():
+        raise LicenceError("not_activated", "network play needs an activated installation: run `wec activate KEY`")
+    token = token_path.read_bytes()
+    try:
+        verify_token(token, identity.public_bytes, vendor_public_key=vendor_key.VENDOR_PUBLIC_KEY)
+    except LicenceError as exc:
+        raise LicenceError(exc.code, f"this installation's licence is not valid: {exc.detail}; "
+                           "network play needs a valid licence (`wec activate KEY`)") from None
+    return token
 
 
 def _config(args: argparse.Namespace) -> tuple[NetConfig, BotDriver]:
     directory = data_dir()
     identity = load_or_create(directory)
-    token_path = directory / "licence.token"
-    if not token_path.exists():
-        raise LicenceError("not_activated", "network play needs an activated installation: run `wec activate KEY`")
-    from net.licence import verify_token
-    token = token_path.read_bytes()
-    verify_token(token, identity.public_bytes, vendor_public_key=vendor_key.VENDOR_PUBLIC_KEY)
+    token = _own_token(directory, identity)
 
     def check_peer(peer_token: bytes, peer_pub: bytes) -> object:
         return verify_peer_token(peer_token, peer_pub, vendor_public_key=vendor_key.VENDOR_PUBLIC_KEY)
