@@ -154,6 +154,29 @@ def test_wrong_alpn_is_refused(tmp_path: Path, caplog: pytest.LogCaptureFixture)
     assert "version mismatch: peer does not speak wec/1" in caplog.text
 
 
+def test_tls_below_1_3_is_refused(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """DESIGN §4 (TLS 1.3 only): a pinned client that offers at most TLS 1.2 fails the handshake."""
+    async def body(host: Host, evil: Evil, port: int) -> None:
+        ctx = certs.client_context(evil.certs, certs.make_cert(host.cfg.identity).cert_pem.decode())
+        ctx.minimum_version = ssl.TLSVersion.TLSv1_2
+        ctx.maximum_version = ssl.TLSVersion.TLSv1_2
+        with pytest.raises((ssl.SSLError, ConnectionError)):
+            _, writer = await asyncio.open_connection("127.0.0.1", port, ssl=ctx, server_hostname="")
+            writer.close()
+        for _ in range(100):   # the host logs the failed handshake on its own task
+            if "TLS handshake failed" in caplog.text:
+                break
+            await asyncio.sleep(0.01)
+
+    with caplog.at_level("WARNING", logger="wec.net"):
+        run(_scenario(tmp_path, body))
+    assert "TLS handshake failed" in caplog.text and not host_games(tmp_path)
+
+
+def host_games(tmp: Path) -> list[Path]:
+    return list((tmp / "host" / "games").glob("*.wal"))
+
+
 def test_unpinned_client_certificate_is_refused(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """D4 (server side): a client whose key is not pinned (or changed) fails the TLS handshake."""
     async def body(host: Host, evil: Evil, port: int) -> str:

@@ -16,6 +16,8 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from net.identity import load_or_create
 from net.licence import NETWORK_FEATURE, sign_token
+from net.saves import verify_transcript
+from net.wal import read
 
 LAUNCH = ("import sys, net.vendor_key as v; v.VENDOR_PUBLIC_KEY = bytes.fromhex(sys.argv[1]); "
           "from wec_p2p.cli import main; sys.exit(main(sys.argv[2:]))")
@@ -31,6 +33,16 @@ def activated(tmp: Path, name: str, vendor: Ed25519PrivateKey) -> dict[str, str]
                        issued_at=int(time.time()), edition="standard", features=[NETWORK_FEATURE])
     (d / "licence.token").write_bytes(token)
     return {**os.environ, "WEC_DATA_DIR": str(d), "PYTHONUNBUFFERED": "1"}
+
+
+def verify_printed_transcript(out: str) -> int:
+    """Verify the signed transcript named on a ``RESULT`` line; returns how many messages it holds."""
+    m = re.search(r"^RESULT .* transcript=(\S+)$", out, re.M)
+    assert m and m.group(1) != "None", out
+    header, entries, _ = read(Path(m.group(1)))
+    summary = verify_transcript(header, entries)
+    assert entries and summary.chain_id == header.chain_id
+    return len(entries)
 
 
 def wec(vendor: Ed25519PrivateKey, env: dict[str, str], *args: str) -> subprocess.Popen[str]:
@@ -60,6 +72,7 @@ def test_two_wec_processes_play_a_full_bot_game(tmp_path: Path) -> None:
     g_res = re.search(r"RESULT status=finished outcome=(\w+) hash=(\w+) game=(\w+)", g_out)
     h_res = re.search(r"RESULT status=finished outcome=(\w+) hash=(\w+) game=(\w+)", h_out)
     assert g_res and h_res and g_res.groups() == h_res.groups()
+    assert verify_printed_transcript(g_out) == verify_printed_transcript(h_out)   # both transcripts verify
     assert "'rid': 0, 'accept': True" in g_out and "'rid': 1, 'accept': False" in g_out
     assert "pairing code" in g_out and "pairing code" in h_out
 

@@ -13,13 +13,17 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from netns import NetnsPair
-from test_net_cli import LAUNCH, REPO, activated
+from test_net_cli import LAUNCH, REPO, activated, verify_printed_transcript
 
 
 @pytest.mark.netns
 def test_full_game_between_two_namespaces_found_by_mdns(netns_pair: NetnsPair, tmp_path: Path) -> None:
     """04/U59–U61 across a real link: discover "Bob" by mDNS, pair, negotiate, play to the end."""
     pair = netns_pair
+    for ns in (pair.ns_a, pair.ns_b):   # nothing but loopback and the veth: no route out of the pair
+        routes = subprocess.run(["ip", "-n", ns, "route", "show", "default"], capture_output=True, text=True,
+                                check=True).stdout
+        assert routes.strip() == "", routes
     vendor = Ed25519PrivateKey.generate()
     pub = vendor.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
     kw = dict(cwd=REPO, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -40,4 +44,5 @@ def test_full_game_between_two_namespaces_found_by_mdns(netns_pair: NetnsPair, t
     pattern = r"RESULT status=finished outcome=(\w+) hash=(\w+) game=(\w+)"
     g_res, h_res = re.search(pattern, g_out), re.search(pattern, h_out)
     assert g_res and h_res and g_res.groups() == h_res.groups()
+    assert verify_printed_transcript(g_out) == verify_printed_transcript(h_out)   # both transcripts verify
     assert "'rid': 0, 'accept': True" in g_out and "'rid': 1, 'accept': False" in g_out

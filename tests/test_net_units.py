@@ -54,6 +54,15 @@ def test_weak_keys_are_refused() -> None:
         check_public_key((2**255 - 19).to_bytes(32, "little"))
 
 
+def test_identity_key_is_private_to_its_owner(tmp_path: Path) -> None:
+    """DESIGN §4: the identity key file is created mode 0600 in a 0700 data dir, and reloads the same."""
+    d = tmp_path / "fresh"
+    first = load_or_create(d)
+    assert (d / "identity.key").stat().st_mode & 0o777 == 0o600
+    assert d.stat().st_mode & 0o777 == 0o700
+    assert load_or_create(d).public_bytes == first.public_bytes
+
+
 def test_certificate_is_deterministic_and_valid_for_any_clock(tmp_path: Path) -> None:
     ident = load_or_create(tmp_path)
     a, b = certs.make_cert(ident), certs.make_cert(ident)
