@@ -168,7 +168,7 @@ def test_a10_homing_targets_enemy_visible_same_level_in_range():
     s = pos(KINGS + "piece B AAA e4 G\npiece B JE f5 A\npiece W JE g6 A\npiece W JE c4 A SH\n"
             "piece W JE e8 A\npiece W TA< e5 G")
     assert {a for a in fires(s, "SL/AAA") if "=>" in a} == {"FI:SL/AAA(4,5)=>JE^(6,7)"}
-    refused(s, "FI:SL/AAA(4,5)=>JE^(8,5)", "RUL-15")
+    refused(s, "FI:SL/AAA(4,5)=>JE^(8,5)", "RUL-16")
 
 
 def test_homing_range_option():
