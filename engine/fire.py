@@ -404,9 +404,10 @@ def _launch(state: GameState, p: Piece, action: Fire, k: int) -> None:
         dr, dc = action.row - p.row, action.col - p.col
         create(state, kind, p.side, action.row, action.col, dr, dc, k)
         return
-    from .rules import resolve
-
-    target = resolve(state, action.target, None)
+    # the first visible enemy in range that the description names, never a friendly or hidden
+    # piece of the same description in that cell (RUL-16, A-10; docs/rulings.md E-6)
+    target = next(q for q in _homing_targets(state, p, _weapon(action.article))
+                  if describe(state, q) == action.target)
     dr = (target.row > p.row) - (target.row < p.row)
     dc = (target.col > p.col) - (target.col < p.col)
     create(state, kind, p.side, p.row + dr, p.col + dc, dr, dc, k, target.sid)
