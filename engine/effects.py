@@ -146,6 +146,7 @@ def _apply_outcomes(state: GameState, destroyed: list[Piece], stunned: list[Piec
         state.record.results.append(Result(cause[old.sid][1], "*", piece=describe(state, old),
                                            stun=old.stun, colour=old.side))
         state.put(new)
+        state.lose_homing(old.sid)                              # RUL-16
         if KINDS[old.kind].role == "primary":
             state.turn = replace(state.turn, lost_primary=state.turn.lost_primary | {old.side})
     kills = _conversion_kills(state, converted)

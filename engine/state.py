@@ -225,9 +225,19 @@ class GameState:
 
     def move_piece(self, sid: int, row: int, col: int, level: str, **changes: Any) -> Piece:
         """Relocate a piece (and apply other field changes); returns the new value."""
+        if level != self.pieces[sid].level:
+            self.lose_homing(sid)
         p = replace(self.pieces[sid], row=row, col=col, level=level, **changes)
         self.put(p)
         return p
+
+    def lose_homing(self, sid: int) -> None:
+        """RUL-16: homing projectiles locked on ``sid`` lose the lock for good (the target left
+        their level or was converted); they fly on in the direction of their last step."""
+        if any(p.target == sid for p in self.projectiles):
+            self.projectiles = tuple(replace(p, target=0) if p.target == sid else p
+                                     for p in self.projectiles)
+            self._cache.clear()
 
 
 # -- canonical serialisation and hash ----------------------------------------------------------

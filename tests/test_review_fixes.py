@@ -2,8 +2,8 @@
 00-rulings.md (the rule id is in each docstring)."""
 from __future__ import annotations
 
-from engine_helpers import pos
-from fire_helpers import act
+from engine_helpers import at, one, pos
+from fire_helpers import act, add_projectile, last_line
 
 
 def test_homing_target_is_the_enemy_piece_in_a_mixed_cell_RUL_16() -> None:
@@ -16,3 +16,22 @@ def test_homing_target_is_the_enemy_piece_in_a_mixed_cell_RUL_16() -> None:
     (sam,) = s.projectiles
     assert (sam.row, sam.col, sam.dr, sam.dc) == (4, 5, 1, 0)
     assert sam.target == 5 and s.pieces[5].side == "W"
+
+
+def test_homing_lock_lost_for_good_when_the_target_leaves_its_level_RUL_16() -> None:
+    """RUL-16, A-9: the lock is lost when the target leaves the projectile's level (here: it is
+    carried down to the Ground); it is not restored when the target rises again in the same
+    turn. A Black SAM on e3 A (last step north) homes on a White Tank carried in the Air by a
+    White Chopper on e5 A. White's Chopper lands on g4 G with the Tank (lock lost); the Tank
+    then fires its Jump Pack and rises to g4 A. In the end phase the SAM flies on north as a
+    directed projectile to e4 A; it does not turn towards g4 A (that would be f4 A)."""
+    s = pos("to-move W\npiece B K j1 G\npiece W K j10 G\npiece W CH> e5 A\n"
+            "piece W TA> e5 A JP")
+    tank = one(s, "e5", "TA", "A")
+    add_projectile(s, "S", "B", "e3", 1, 0, target=tank.sid)
+    s = act(s, "MV:CH^(5,5)>->(4,7)-TRA->TA^(5,5)1JP>(4,7)", "FI:JU/TA(4,7)1JP>->(4,8)")
+    assert [p.sid for p in at(s, "g4", "A")] == [tank.sid]
+    s = act(s, "END")
+    assert last_line(s).endswith(",RS:S->(4,5)(1,0)")
+    (sam,) = s.projectiles
+    assert (sam.row, sam.col, sam.dr, sam.dc, sam.target) == (4, 5, 1, 0, 0)
