@@ -100,8 +100,10 @@ def begin_turn(state: GameState) -> None:
             here = frozenset(p.sid for p in mine if p.square == sq and p.level == GROUND)
             if here:
                 watch.append((sq, here))
+    # RUL-11: every piece stunned when the turn begins, of either side: an enemy piece the
+    # mover converts during the turn counts down at its end too (RUL-13)
     state.turn = replace(type(state.turn)(), watch=tuple(watch),
-                         stunned=frozenset(p.sid for p in mine if p.stun > 0))
+                         stunned=frozenset(s for s, p in state.pieces.items() if p.stun > 0))
     state.hits = {}                                   # RUL-7: counters reset every turn
     state.touch()
     advance_trips(state)                              # RUL-31, RUL-48

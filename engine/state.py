@@ -75,7 +75,7 @@ class TurnState:
     vacated: frozenset[Square] = frozenset()      # RUL-34 cond. 2
     obliged: frozenset[int] = frozenset()         # airborne Choppers at the start phase (RUL-44a)
     lost_primary: frozenset[str] = frozenset()    # sides whose primary piece fell this turn (RUL-2)
-    stunned: frozenset[int] = frozenset()         # mover's pieces stunned when the turn began (RUL-11)
+    stunned: frozenset[int] = frozenset()         # pieces stunned when the turn began (RUL-11)
 
 
 @dataclass(frozen=True, slots=True)

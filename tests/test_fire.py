@@ -272,11 +272,11 @@ def test_rul13_converted_stun_counts_down_on_the_new_owner_turns():
     owner's (Black's) turns: 1 after ply 1, unchanged after White's ply 2."""
     s = pos("piece B K j1 G\npiece B CP e5 G\npiece W K j10 G\npiece W TA< e6 G stun=2")
     s = act(s, "FI:CS/CP(5,5)->(6,5)", "K", "END")
-    assert one(s, "e6", "TA").stun == 2           # not stunned-and-Black when ply 1 began
-    s = idle(s)
-    assert one(s, "e6", "TA").stun == 2
+    assert one(s, "e6", "TA").stun == 1           # already stunned when ply 1 began; Black's now
     s = idle(s)
     assert one(s, "e6", "TA").stun == 1
+    s = idle(s)
+    assert one(s, "e6", "TA").stun == 0
 
 
 def test_t8_converted_pawn_forward_and_no_double_step():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine_helpers import at, one, pos
-from fire_helpers import act, add_projectile, last_line
+from fire_helpers import act, add_projectile, idle, last_line
 
 
 def test_homing_target_is_the_enemy_piece_in_a_mixed_cell_RUL_16() -> None:
@@ -35,3 +35,22 @@ def test_homing_lock_lost_for_good_when_the_target_leaves_its_level_RUL_16() -> 
     assert last_line(s).endswith(",RS:S->(4,5)(1,0)")
     (sam,) = s.projectiles
     assert (sam.row, sam.col, sam.dr, sam.dc, sam.target) == (4, 5, 1, 0, 0)
+
+
+def test_stun_counts_down_for_a_piece_converted_to_the_mover_RUL_11() -> None:
+    """RUL-11, RUL-13: 'at the end of each turn of the piece's owner, the counter goes down by 1
+    if the piece was already stunned when that turn began'; a converted piece keeps its counter
+    and the countdown follows the new owner's turns. The White Rocket Pawn on e5 is stunned
+    (counter 2) when ply 1 begins; Black converts it during ply 1, so at the end of ply 1 (a turn
+    of its owner, Black) it counts down to 1; White's ply 2 does not count; ply 3 brings it to
+    0."""
+    s = pos("piece B K j1 G\npiece B CP e4 G\npiece W K j10 G\npiece W RP e5 G stun=2")
+    s = act(s, "FI:CS/CP(4,5)->(5,5)")
+    pawn = one(s, "e5", "RP")
+    assert (pawn.side, pawn.stun) == ("B", 2)
+    s = act(s, "K", "END")
+    assert one(s, "e5", "RP").stun == 1
+    s = idle(s)
+    assert one(s, "e5", "RP").stun == 1
+    s = idle(s)
+    assert one(s, "e5", "RP").stun == 0
