@@ -565,7 +565,7 @@ def _do_exchange(state: GameState, action: Exchange, giver: Piece, receiver: Pie
     state.record.exchange = action
     t = state.turn
     state.turn = replace(t, exchanged=True, acted=t.acted | {giver.sid, receiver.sid})
-    for aid, holder in ((a1, r2), (a2, g2)):
+    for aid, holder in sorted(((a1, r2), (a2, g2)), key=lambda pair: pair[1].sid):   # RUL-49
         if aid is not None and state.art_code[aid] == "ASH":
             attempt_lock(state, ("a", aid), holder)   # RUL-19: receipt in an Exchange
 

@@ -54,3 +54,18 @@ def test_stun_counts_down_for_a_piece_converted_to_the_mover_RUL_11() -> None:
     assert one(s, "e5", "RP").stun == 1
     s = idle(s)
     assert one(s, "e5", "RP").stun == 0
+
+
+def test_exchange_lock_attempts_in_canonical_order_RUL_49() -> None:
+    """RUL-49, RUL-19, RUL-40: sources acquired in one event attempt their locks holder by
+    holder in canonical order, each seeing the locks made before it. The Tank (serial 2, b4,
+    article 1) and the Destroyer (serial 3, c4, article 2) swap their unlocked Anti-Stealth
+    articles. Both holders are nearest to the hidden White Flamer Pawn on d6 (distance 2; the
+    one on a9 is at 5). The Tank comes first: its new article 2 locks d6 (serial 5); the
+    Destroyer's new article 1 then takes a9 (serial 6)."""
+    s = pos("piece B K j1 G\npiece B TA> b4 G ASH\npiece B DS c4 G ASH\npiece W K j10 G\n"
+            "piece W FP d6 G SH\npiece W FP a9 G SH")
+    assert s.locks == {}
+    s = act(s, "EX:TA(4,2)1ASH>->ASH<=>ASH<-DS(4,3)1ASH")
+    assert s.pieces[2].arts == (2,) and s.pieces[3].arts == (1,)
+    assert s.locks == {("a", 2): 5, ("a", 1): 6}
