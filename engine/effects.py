@@ -12,7 +12,6 @@ from dataclasses import dataclass, replace
 
 from .actions import GROUND, Result
 from .answerer import current_answerer
-from .board import can_enter
 from .movegen import describe
 from .pieces import KINDS, native_levels
 from .state import GameState, Piece

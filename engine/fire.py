@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .actions import AIR, GROUND, SUB, Fire, PieceDesc, Result
+from .actions import AIR, GROUND, SUB, Fire, Result
 from .answerer import current_answerer
 from .board import KING_STEPS, can_enter, distance, on_board, to_board
 from .effects import Hit, resolve_hits
@@ -458,9 +458,3 @@ def truly_enterable(state: GameState, p: Piece, cell: tuple[int, int, str]) -> b
     return can_enter(state, [moved], *cell, capture=False,
                      hidden=hidden_from(state, p.side))
 
-
-def describe_target(state: GameState, desc: PieceDesc) -> Piece:
-    """The piece a Fire's target description names."""
-    from .rules import resolve
-
-    return resolve(state, desc, None)

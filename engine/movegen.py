@@ -333,7 +333,6 @@ class _Gen:
             squares.append(((r, c), members))
         out = []
         home = (p.row, p.col)
-        pieces_at = {home: [p, mate], **{sq: ms for sq, ms in squares}}
         for dx, dy in KING_STEPS:
             dr, dc = to_board(p.side, dx, dy)
             if not on_board(p.row + dr, p.col + dc):
@@ -362,7 +361,6 @@ class _Gen:
                     out.append(MovePlan(move, p.sid, ((p.row + dr, p.col + dc, GROUND),),
                                         False, members=tuple(m.sid for m in [mate, *members]),
                                         shift=(dr, dc)))
-        del pieces_at
         return out
 
 

@@ -116,9 +116,6 @@ def begin_turn(state: GameState) -> None:
 
 def end_turn(state: GameState) -> None:
     """End phase (RUL-1 phase 4), history line, next ply's start phase; mutates ``state``."""
-    from .notation import format_turn
-    from .record import current_turn
-
     from .projectiles import step_all
 
     step_all(state)                               # RUL-15 end-phase step

@@ -4,7 +4,7 @@ from __future__ import annotations
 from .actions import SUB
 from .board import LEVEL_ORDER, distance, has_ability
 from .pieces import KINDS
-from .state import GameState, Piece, enemy
+from .state import GameState, Piece
 
 
 def stealthy(state: GameState, p: Piece) -> bool:
@@ -123,7 +123,3 @@ def reveal(state: GameState, sid: int) -> None:
     state.reveals[sid] = max(state.reveals.get(sid, 0), state.ply + 1)
     state.touch()
 
-
-def enemy_of(side: str) -> str:
-    """Alias kept for readability in callers."""
-    return enemy(side)
