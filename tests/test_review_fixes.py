@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine_helpers import at, one, pos
-from fire_helpers import act, add_projectile, idle, last_line
+from fire_helpers import act, add_projectile, idle, last_line, on_trip, rs, where
 
 
 def test_homing_target_is_the_enemy_piece_in_a_mixed_cell_RUL_16() -> None:
@@ -69,3 +69,18 @@ def test_exchange_lock_attempts_in_canonical_order_RUL_49() -> None:
     s = act(s, "EX:TA(4,2)1ASH>->ASH<=>ASH<-DS(4,3)1ASH")
     assert s.pieces[2].arts == (2,) and s.pieces[3].arts == (1,)
     assert s.locks == {("a", 2): 5, ("a", 1): 6}
+
+
+def test_last_trip_step_passes_through_the_destination_cell_docs_RV_1() -> None:
+    """docs/rulings.md RV-1 (RUL-15, RUL-31, RUL-41, RUL-48): the step onto the destination and
+    the landing are one displacement; the traveller passes through the destination's Air cell,
+    so a SAM waiting on e6 A does not hit the White Tank that steps e5 A -> e6 A and lands on
+    e6 G in White's start phase. The SAM stays on e6 A."""
+    s = pos("piece B K j1 G\npiece W K j10 G\npiece W TA> e5 A JP")
+    on_trip(s, "e5", "A", "JP", ("e6",))
+    add_projectile(s, "S", "B", "d6", 0, 1)
+    s = act(s, "K", "END")
+    assert last_line(s) == "MV:K(1,10)->(1,9),RS:S->(6,5)(0,1)"
+    assert rs(s) == ""
+    assert [(p.kind, p.level, p.trip) for p in at(s, "e6")] == [("TA", "G", None)]
+    assert where(s) == [("S", "e6", 0, 1)]
