@@ -61,6 +61,7 @@ class Link:
         self._pings = 0
         self._window_start, self._window_frames = time.monotonic(), 0
         self.closed = False
+        self.stalled = False   # a write did not complete in time: the peer stopped reading
 
     async def recv(self) -> Message:
         """Next non-ping message. :raises PeerTimeout, ProtocolError, PeerRefused, ConnectionError."""
@@ -98,16 +99,26 @@ class Link:
             raise ConnectionError("link closed")
         self.writer.write(encode_frame(encode_link(msg)))
         if self.writer.transport.get_write_buffer_size() > self.timeouts.max_unsent:
+            self.stalled = True
             raise PeerTimeout(f"peer stopped reading (over {self.timeouts.max_unsent} bytes unsent)")
         try:
             async with asyncio.timeout(self.timeouts.frame):   # no task per frame, unlike wait_for
                 await self.writer.drain()
         except TimeoutError:
+            self.stalled = True
             raise PeerTimeout(f"peer did not read our frame within {self.timeouts.frame:g} s") from None
 
     async def close(self, reason: str | None = None) -> None:
-        """Close (after telling the peer ``reason``); safe to call twice."""
+        """Close (after telling the peer ``reason``); safe to call twice.
+
+        A link whose peer stopped reading (``stalled``) is aborted at once: no goodbye, no TLS
+        close_notify, no unsent data to flush, so its socket does not linger."""
         if self.closed:
+            return
+        if self.stalled:
+            log.info("%s: closing: peer stopped reading; connection aborted", self.label)
+            self.closed = True
+            self.writer.transport.abort()
             return
         if reason:
             log.info("%s: closing: %s", self.label, reason)
