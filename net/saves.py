@@ -14,7 +14,7 @@ from typing import Any
 
 import msgpack
 
-from net.atomic import write_atomic
+from net.atomic import remove_stale_temps, write_atomic
 from net.chain import ChainReader
 from net.errors import IntegrityError
 from net.frames import pack, unpack_strict
@@ -53,9 +53,26 @@ def write_packed_save(path: Path, header: Header, packed_entries: list[bytes], s
     packer = msgpack.Packer(use_bin_type=True)
     body = b"".join([packer.pack_array_header(3), pack(header.encode()),
                      packer.pack_array_header(len(packed_entries)), *packed_entries, pack(state_hash)])
-    if path.exists():
-        os.replace(path, path.with_suffix(path.suffix + ".bak"))
+    remove_stale_temps(path)   # one writer per save: the session of that game
+    keep_previous(path)
     write_atomic(path, MAGIC + hashlib.sha256(body).digest() + body)
+
+
+def keep_previous(path: Path) -> None:
+    """Make ``path.bak`` a copy of the current save without ever removing ``path``: a hard link
+    renamed over the old ``.bak`` (a copy where links are not supported). The new save then
+    replaces ``path`` atomically, so a crash at any point leaves a complete save in place."""
+    if not path.exists():
+        return
+    bak = path.with_suffix(path.suffix + ".bak")
+    link = path.with_name(f".tmp-{path.name}.link")
+    link.unlink(missing_ok=True)
+    try:
+        os.link(path, link)
+    except OSError:
+        write_atomic(bak, path.read_bytes())
+        return
+    os.replace(link, bak)
 
 
 def load_save(path: Path) -> tuple[Header, list[Entry], str]:
