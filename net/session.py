@@ -40,6 +40,7 @@ from net.wal import Entry, Header, Wal, WalError, read
 
 log = logging.getLogger("wec.net")
 MAX_PENDING_HANDSHAKES = 16
+MAX_REFUSED = 8   # refused driver commands in a row before the driver is left to wait
 
 
 class Driver(Protocol):
@@ -186,11 +187,17 @@ class GameConnection:
         if self.cfg.new_game and path.exists():
             os.replace(path, path.with_suffix(f".abandoned-{int(time.time())}"))
         mine: tuple[Header, list[Entry]] | None = None
+        problem: str | None = None   # why our unfinished game with this peer cannot resume now
         if path.exists():
-            header, entries, _ = read(path)
-            if header.peer != self.peer_pub or header.role != self.role:
-                raise WalError(f"{path}: log belongs to another peer or role")
-            mine = (header, entries)
+            try:
+                header, entries, _ = read(path)
+            except WalError as exc:
+                header, entries = None, []
+                problem = (f"our log of the unfinished game with this peer is unreadable ({exc}); "
+                           "start with --new-game to set it aside")
+            if header is not None:
+                problem = self._resume_problem(header, entries)
+                mine = (header, entries)
         nonce = fresh()
         sent = sum(1 for e in mine[1] if e.direction == "out") if mine else 0
         recv = len(mine[1]) - sent if mine else 0
@@ -208,13 +215,20 @@ class GameConnection:
                                               f"we speak v{PROTOCOL_VERSION}")
         if peer.mode != "play":
             return await self._end("refused", f"peer asked for {peer.mode!r} on a pinned connection")
-        problem = self._check_licence(peer)  # the host checks before its hello: a refused guest gets no game
-        if problem:
-            return await self._refuse_licence(*problem)
+        licence = self._check_licence(peer)  # the host checks before its hello: a refused guest gets no game
+        if licence:
+            return await self._refuse_licence(*licence)
+        if problem:   # issue 4 item 3: only the same two identities, in the same roles, resume a game
+            return await self._end("refused", problem)
         if self.role == "host":
             await self.link.send(hello)
         ours = mine[0].chain_id if mine else None
         if ours != peer.chain:
+            other = self._game_with_another_peer(peer.chain) if ours is None and peer.chain else None
+            if other is not None:
+                return await self._end("refused", f"cannot resume game {peer.chain.hex()[:12]}: it was played "
+                                                  f"with another identity ({fingerprint(other)[:16]}), not with "
+                                                  f"this peer ({fingerprint(self.peer_pub)[:16]})")
             return await self._end("refused", "the two sides have different unfinished games "
                                               f"(ours {ours.hex()[:12] if ours else 'none'}, "
                                               f"theirs {peer.chain.hex()[:12] if peer.chain else 'none'}); "
@@ -231,6 +245,41 @@ class GameConnection:
         self.header, self.entries, self._packed = mine[0], [], []
         self._pending_entries = mine[1]
         return peer
+
+    def _resume_problem(self, header: Header, entries: list[Entry]) -> str | None:
+        """Why the unfinished game in our log cannot resume on this connection, or None.
+
+        A game resumes only between the two identities that started it and in the same roles;
+        the colours were decided in the signed setup for those roles, so they stay the same too.
+        """
+        game = f"cannot resume game {header.chain_id.hex()[:12]}"
+        if header.me != self.me:
+            return (f"{game}: it was started by another identity of this installation "
+                    f"({fingerprint(header.me)[:16]}), not the current one ({fingerprint(self.me)[:16]}); "
+                    "start with --new-game to set it aside")
+        if header.peer != self.peer_pub:
+            return (f"{game}: it was played with another identity ({fingerprint(header.peer)[:16]}), "
+                    f"not with this peer ({fingerprint(self.peer_pub)[:16]}); start with --new-game to set it aside")
+        if header.role != self.role:
+            roles = {header.role: header.me, ("guest" if header.role == "host" else "host"): header.peer}
+            colours = _logged_colours(self.cfg.engine, header, entries) or {}
+            played = ", ".join(f"{fingerprint(roles[r])[:16]} as {r}" + (f" ({colours[r]})" if r in colours else "")
+                               for r in ("host", "guest"))
+            return (f"{game}: the roles differ from the saved game ({played}); a game resumes only with the "
+                    "same roles and colours: let the same laptop host again, or start with --new-game on both "
+                    "to abandon it")
+        return None
+
+    def _game_with_another_peer(self, chain_id: bytes) -> bytes | None:
+        """The identity of the peer of our unfinished game ``chain_id``, if it is not this peer."""
+        for path in self.cfg.games_dir.glob("active-*.wal"):
+            try:
+                header, _, _ = read(path)
+            except (WalError, OSError):
+                continue
+            if header.chain_id == chain_id and header.peer != self.peer_pub:
+                return header.peer
+        return None
 
     def _check_licence(self, peer: Hello) -> tuple[str, str] | None:
         """Issue 5 / DESIGN §5: the peer's token, checked offline against its identity key.
@@ -313,17 +362,26 @@ class GameConnection:
     # ---- the loop's helpers ----
 
     async def _drive(self) -> None:
+        """Issue the driver's commands until it waits. A refused command (invalid option, not our
+        move, an undo in a competitive game...) is reported to the driver, which is then asked
+        again: it may still have a move to make, and nothing else would wake it up (the peer is
+        waiting for us). After ``MAX_REFUSED`` refusals in a row it is left to wait."""
         match = self.match
         assert match is not None
+        refused = 0
         while not match.over:
             try:
                 send = self.driver.decide(match)
-            except (ValueError, RuntimeError) as exc:  # a refused command (invalid option, not our move...)
+            except (ValueError, RuntimeError) as exc:
                 log.warning("%s: command refused: %s", self.link.label, exc)
                 self.driver.on_event(Event("command-refused", {"reason": str(exc)}))
-                return
+                refused += 1
+                if refused >= MAX_REFUSED:
+                    return
+                continue
             if send is None:
                 return
+            refused = 0
             await self._issue(send)
 
     async def _issue(self, send: Send) -> None:
@@ -407,6 +465,24 @@ class GameConnection:
         frames = [e.signed.payload for e in self.entries if e.direction == "in"]
         (path / f"equivocation-{int(time.time() * 1000)}.msgpack").write_bytes(
             pack(["wec-evidence", 1, self.peer_pub, str(exc), frames]))
+
+
+def _logged_colours(engine: ModuleType, header: Header, entries: list[Entry]) -> dict[str, str] | None:
+    """The colours (role -> colour) decided in a logged setup, or None if not decided yet."""
+    match = Match(engine, header.chain_id, header.role)
+    readers = {"out": ChainReader(header.me, header.chain_id), "in": ChainReader(header.peer, header.chain_id)}
+    try:
+        for entry in entries:
+            verified = readers[entry.direction].check(entry.signed)
+            if verified is None:
+                return None
+            readers[entry.direction].accept(verified)
+            match.feed(entry.direction == "out", verified.message, entry.secrets)
+            if match.setup.colours:
+                return dict(match.setup.colours)
+    except (NetError, KeyError):
+        return None
+    return None
 
 
 # ---------------------------------------------------------------------------------------------
