@@ -80,11 +80,14 @@ class Evil:
                 await self.send(out.message, out.secrets)
         return v.message
 
-    async def setup_as_black(self) -> None:
-        """Play the setup honestly as black (the host bot chooses white): black moves first."""
+    async def setup_as_black(self, requests: list[dict[str, Any]] | None = None) -> None:
+        """Play the setup honestly as black (the host bot chooses white): black moves first.
+        ``requests``: rule changes to ask for (the host bot approves them by default)."""
         s = self.match.setup
         for send in (s.choose_colour("black"), s.commit_gov("monarchy")):
             await self.send(send.message, send.secrets)
+        for changes in requests or []:
+            await self.send(s.request(changes).message)
         while s.state.name == "OPEN":
             if s.ready() and "guest" not in s.finished:
                 await self.send(s.finish().message)
