@@ -126,6 +126,7 @@ def _apply_outcomes(state: GameState, destroyed: list[Piece], stunned: list[Piec
     duration = state.options.stun_duration
     falling: list[Piece] = []
     fall_desc = {}
+    fall_record: dict[int, Result] = {}
     for p in destroyed:                                         # step 4
         remove_piece(state, p)
     for p in stunned:
@@ -136,9 +137,10 @@ def _apply_outcomes(state: GameState, destroyed: list[Piece], stunned: list[Piec
             falling.append(new)
             fall_desc[p.sid] = before
         state.put(new)
-        if not (p.trip is not None and not _can_land(state, new)):
-            state.record.results.append(Result(cause[p.sid][1], "*", piece=before,
-                                               stun=duration, colour=p.side))
+        stun_record = Result(cause[p.sid][1], "*", piece=before, stun=duration, colour=p.side)
+        state.record.results.append(stun_record)
+        if p.trip is not None:
+            fall_record[p.sid] = stun_record    # replaced by STK if it cannot come down
     conv_at = []
     for old, new in converted:
         conv_at.append((len(state.record.results), old.sid))
@@ -173,6 +175,8 @@ def _apply_outcomes(state: GameState, destroyed: list[Piece], stunned: list[Piec
             state.record.results.append(Result(p.kind, "v", p.row, p.col))
             arrivals.append(p.sid)
         else:
+            if p.sid in fall_record:               # a stun that kills is written STK only
+                state.record.results.remove(fall_record[p.sid])
             token = "STK" if p.sid in fall_desc else p.kind
             desc = fall_desc.get(p.sid) or describe(state, p)
             state.record.results.append(Result(token, "*", piece=desc, stun=0, colour=p.side))

@@ -84,3 +84,22 @@ def test_last_trip_step_passes_through_the_destination_cell_docs_RV_1() -> None:
     assert rs(s) == ""
     assert [(p.kind, p.level, p.trip) for p in at(s, "e6")] == [("TA", "G", None)]
     assert where(s) == [("S", "e6", 0, 1)]
+
+
+def test_second_stunned_traveller_that_cannot_come_down_is_written_stk_only_RUL_12() -> None:
+    """RUL-12, RUL-41 (steps 4 and 6), RUL-36: two White travellers on e5 A (a Bulldozer,
+    serial 4, and a Tank, serial 5, both on Jump Pack trips) are stunned by one Black Chopper
+    ray. They come down one at a time in canonical order: the Bulldozer joins the Destroyer on
+    e5 G; the Ground is then full, so the Tank cannot come down and dies. Its stun is written
+    as `STK` alone, not as a stun followed by `STK`."""
+    from dataclasses import replace
+
+    s = pos("piece B K j1 G\npiece B CH> e2 A\npiece W K j10 G\npiece W DO e5 A JP\n"
+            "piece W TA> e5 A JP\npiece W DS e5 G")
+    for sid in (4, 5):
+        p = s.pieces[sid]
+        s.put(replace(p, trip=(p.arts[0], "A", 0, 1, ((6, 5),))))
+    s = act(s, "FI:ST/CH^(2,5)>->(3,5)")
+    assert rs(s) == "CH*DO^(5,5)1JP3W,DOv(5,5),STK*TA^(5,5)1JP>0W"
+    assert sorted(p.kind for p in at(s, "e5") if p.level == "G") == ["DO", "DS"]
+    assert 5 not in s.pieces
