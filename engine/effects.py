@@ -29,6 +29,7 @@ class Hit:
     weapon: str
     strength: int
     cause: str
+    by: str = ""          # the side that caused the hit when it differs within one event
 
 
 def defence(state: GameState, p: Piece, weapon: str) -> int:
@@ -81,12 +82,17 @@ def resolve_hits(state: GameState, causer_side: str, hit_list: list[Hit]) -> Non
 
     if not hit_list:
         return
-    hidden = hidden_from(state, causer_side)
-    seen_hits = [h for h in hit_list if h.sid not in hidden]
-    hidden_hits = [h for h in hit_list if h.sid in hidden]
+    seen_hits: list[Hit] = []
+    hidden_hits: dict[str, list[Hit]] = {}
+    for h in hit_list:                  # each hit is judged from its causer's view (RUL-46 e)
+        asker = h.by or causer_side
+        if h.sid in hidden_from(state, asker):
+            hidden_hits.setdefault(asker, []).append(h)
+        else:
+            seen_hits.append(h)
     effect = takes_effect(state, seen_hits)
-    if hidden_hits:
-        effect.update(current_answerer().hit_outcomes(state, causer_side, hidden_hits))
+    for asker in sorted(hidden_hits):
+        effect.update(current_answerer().hit_outcomes(state, asker, hidden_hits[asker]))
     for h in hit_list:                              # step 3: counters accumulate
         counts = dict(state.hits.get(h.sid, ()))
         counts[h.weapon] = counts.get(h.weapon, 0) + h.strength

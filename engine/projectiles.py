@@ -73,7 +73,7 @@ def _hit_cells(state: GameState, cells: list[tuple[int, int, str]]) -> None:
         visible = [s for s in state.at(*cell) if s not in hidden_from(state, here[0].side)]
         hidden = current_answerer().hidden_on(state, here[0].side, [cell])
         for sid in sorted(set(visible) | set(hidden)):
-            hits.append(Hit(sid, WEAPON[kind], strength, KILL[kind]))
+            hits.append(Hit(sid, WEAPON[kind], strength, KILL[kind], here[0].side))
     if gone:
         state.projectiles = tuple(p for p in state.projectiles if p.pid not in gone)
         state.touch()
