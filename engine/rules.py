@@ -209,7 +209,7 @@ def resolve_all(state: GameState, desc: PieceDesc, side: str | None,
 
 def _allowed_moves(state: GameState, side: str) -> list[MovePlan]:
     """Legal Moves now, with the budget and the Chopper obligation applied (RUL-22, RUL-44a)."""
-    key = ("allowed", side)
+    key = ("allowed", side, state.turn)        # the budget is part of the answer
     cached = state._cache.get(key)
     if cached is not None:
         return cached
