@@ -225,7 +225,7 @@ class GameConnection:
         ours = mine[0].chain_id if mine else None
         if ours != peer.chain:
             other = self._game_with_another_peer(peer.chain) if ours is None and peer.chain else None
-            if other is not None:
+            if other is not None and peer.chain is not None:
                 return await self._end("refused", f"cannot resume game {peer.chain.hex()[:12]}: it was played "
                                                   f"with another identity ({fingerprint(other)[:16]}), not with "
                                                   f"this peer ({fingerprint(self.peer_pub)[:16]})")
@@ -446,8 +446,12 @@ class GameConnection:
         return Outcome(status, match.stopped or "", out, h, match.game_id, final, match)
 
     async def _drain_and_close(self, reason: str | None) -> None:
-        if reason is None:
-            # let the peer read our last message and close first; do not wait forever
+        if reason is None and self.role == "host":
+            # The game is over on our side, so we have read everything the peer sends; our last
+            # message may still be on its way. The guest closes first (everything it needed has
+            # arrived); the host waits for that close, so that closing never resets a connection
+            # whose last message is unread. (If both waited, every game would end with both
+            # sides idle for Timeouts.shutdown.)
             try:
                 await asyncio.wait_for(self.link.reader.read(1), self.cfg.timeouts.shutdown)
             except Exception:
