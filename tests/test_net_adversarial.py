@@ -95,7 +95,8 @@ def test_bad_frames_are_dropped_and_change_nothing(tmp_path: Path, data: bytes, 
 
 
 def test_truncated_frame_then_silence_hits_the_frame_deadline(tmp_path: Path) -> None:
-    """A2/E2: a declared length larger than what is sent, then silence: dropped at the frame deadline."""
+    """A2/E2, issue 4 item 1: stall. A declared length larger than what is sent, then silence:
+    dropped at the frame deadline."""
     async def body(host: Host, evil: Evil, port: int) -> tuple[Outcome, bytes, bytes]:
         await _in_play(host, evil, port)
         before = _wal(host)
@@ -109,7 +110,8 @@ def test_truncated_frame_then_silence_hits_the_frame_deadline(tmp_path: Path) ->
 
 
 def test_peer_that_stops_answering_mid_turn_times_out(tmp_path: Path) -> None:
-    """E3: black (the evil peer) must move but goes silent and ignores pings: dropped after `dead`."""
+    """E3, issue 4 item 1: stall. Black (the evil peer) must move but goes silent and ignores
+    pings: dropped after `dead`."""
     async def body(host: Host, evil: Evil, port: int) -> tuple[Outcome, bytes, bytes, float]:
         await _in_play(host, evil, port)
         before = _wal(host)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import re
 import random
 import shutil
 import signal
@@ -19,12 +20,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 import engine.api as engine
 from net import certs
 from engine.options import _CHOICES
 from net.bot import BotDriver
-from net.chain import SIG_CONTEXT
+from net.chain import SIG_CONTEXT, ChainReader
 from net.frames import encode_frame
 from net.frames import unpack_strict
 from net.messages import ActionResult, Ping, UndoAnswer, UndoRequest, encode_link
@@ -32,11 +35,13 @@ from net.saves import load_save, verify_transcript
 from net.session import Host, Outcome, join, play_as_guest
 from net.wal import read
 from net.keys import check_public_key, verify
+from net.match import Match
 from net.negotiation import GOV_FIELDS, Setup, game_id, options_hash
 from net.outputs import Event, Send
 from net.transport import _checked
 from net_evil import Evil
 from net_helpers import FAST, make_cfg, run
+from test_net_cli import activated, wec
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -541,19 +546,19 @@ from net.wal import Header
 path, mode, crash_at = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 header = Header(bytes(32), "host", bytes(32), bytes(32))
 packed = [pack(["out", os.urandom(60000), bytes(64), None])] * 100    # a 6 MB transcript: a long write
-if mode == "crash-before-write":   # die at the start of the crash_at-th write of the new save
-    real, calls = saves.write_atomic, []
-    def write_atomic(target, data):
-        if Path(target) == path:
-            calls.append(target)
-            if len(calls) == crash_at:
-                os.kill(os.getpid(), signal.SIGKILL)
-        real(target, data)
-    saves.write_atomic = write_atomic
+real, calls = saves.write_atomic, []
+def write_atomic(target, data):
+    if Path(target) == path:
+        calls.append(target)
+        if mode == "crash-before-write" and len(calls) == crash_at:   # die as the new save is written
+            os.kill(os.getpid(), signal.SIGKILL)
+        print("writing", flush=True)
+    real(target, data)
+saves.write_atomic = write_atomic
 start = int(sys.argv[4])
 for i in range(start, start + 10**6):
     saves.write_packed_save(path, header, packed, f"hash-{i}")
-    print(i, flush=True)
+    print("done", i, flush=True)
 """
 
 
@@ -569,7 +574,7 @@ def test_save_killed_between_keeping_the_backup_and_writing_keeps_a_complete_sav
     path = tmp_path / "active-x.save"
     proc = _saver(path, "crash-before-write", crash_at=3)
     out, _ = proc.communicate(timeout=30)
-    assert proc.returncode == -signal.SIGKILL and out.split() == ["0", "1"]
+    assert proc.returncode == -signal.SIGKILL and out.split() == ["writing", "done", "0", "writing", "done", "1"]
     assert load_save(path)[2] == "hash-1"                  # the last save completed
     assert load_save(path.with_suffix(".save.bak"))[2] == "hash-1"
 
@@ -585,12 +590,13 @@ def test_save_killed_mid_write_never_leaves_a_corrupt_save(tmp_path: Path) -> No
     for attempt in range(12):
         proc = _saver(path, "loop", start=last + 1)
         assert proc.stdout is not None
-        done = int(proc.stdout.readline())                 # one save completed; the next is under way
-        time.sleep(rng.uniform(0.0, 0.03))
+        lines = [proc.stdout.readline() for _ in range(3)]     # writing, done N, writing (N+1)
+        assert lines[1].startswith("done") and lines[2] == "writing\n", lines
+        time.sleep(rng.uniform(0.0, 0.005))                      # kill it inside that write, mostly
         proc.kill()
-        rest = proc.stdout.read().split()
+        lines += proc.stdout.read().splitlines()
         proc.wait()
-        completed = int(rest[-1]) if rest else done
+        completed = max(int(line.split()[1]) for line in lines if line.startswith("done"))
         state_hash = load_save(path)[2]
         assert state_hash in (f"hash-{completed}", f"hash-{completed + 1}"), (state_hash, completed)
         last = int(state_hash.removeprefix("hash-"))
@@ -601,8 +607,109 @@ def test_save_killed_mid_write_never_leaves_a_corrupt_save(tmp_path: Path) -> No
     assert left_temp >= 1, "no kill landed inside a write"
     proc = _saver(path, "loop", start=last + 1)            # the next save clears the leftovers
     assert proc.stdout is not None
-    proc.stdout.readline()
+    assert [proc.stdout.readline() for _ in range(2)][1].startswith("done")
     proc.kill()
     proc.communicate()
     assert load_save(path)[2].startswith("hash-")
     assert len(list(tmp_path.glob(".tmp-active-x.save-*"))) <= 1   # at most the one being written when killed
+
+
+# ---------------------------------------------------------------------------------------------
+# item 2: write-ahead log before send, process crash
+# ---------------------------------------------------------------------------------------------
+
+#: ``wec`` with the test vendor key and a crash point: on its Nth own action message (already in
+#: the write-ahead log, as every message is before ``Link.send``), record the payload, then die by
+#: SIGKILL before sending it, after sending half of its frame, or right after sending it.
+CRASHING = r"""
+import os, signal, sys
+import net.vendor_key as v
+v.VENDOR_PUBLIC_KEY = bytes.fromhex(sys.argv[1])
+mode, nth, record = sys.argv[2], int(sys.argv[3]), sys.argv[4]
+import net.transport as transport
+from net.frames import encode_frame, unpack_strict
+from net.messages import Signed, encode_link
+real, seen = transport.Link.send, []
+async def send(self, msg):
+    if isinstance(msg, Signed) and unpack_strict(msg.payload)[5][0] == "action":
+        seen.append(msg)
+        if len(seen) == nth:
+            with open(record, "wb") as f:
+                f.write(msg.payload)
+            if mode == "during":
+                frame = encode_frame(encode_link(msg))
+                self.writer.write(frame[: len(frame) // 2])
+                await self.writer.drain()
+            if mode == "after":
+                await real(self, msg)
+            os.kill(os.getpid(), signal.SIGKILL)
+    return await real(self, msg)
+transport.Link.send = send
+from wec_p2p.cli import main
+sys.exit(main(sys.argv[5:]))
+"""
+
+
+def _replayed(transcript: Path) -> tuple[str, int, int]:
+    """Rebuild the game from a finished transcript: (state hash, actions applied, ok results)."""
+    header, entries, _ = read(transcript)
+    verify_transcript(header, entries)
+    match = Match(engine, header.chain_id, header.role)
+    readers = {"out": ChainReader(header.me, header.chain_id), "in": ChainReader(header.peer, header.chain_id)}
+    oks = 0
+    for entry in entries:
+        verified = readers[entry.direction].check(entry.signed)
+        assert verified is not None
+        readers[entry.direction].accept(verified)
+        match.feed(entry.direction == "out", verified.message, entry.secrets)
+        oks += isinstance(verified.message, ActionResult) and verified.message.ok
+    assert match.finished
+    return engine.state_hash(match.play.state_value), match.play.index, oks
+
+
+@pytest.mark.parametrize("mode", ["before", "during", "after"])
+def test_wec_killed_after_logging_an_action_resumes_without_equivocation(tmp_path: Path, mode: str) -> None:
+    """issue 4 item 2: write-ahead log before send, process crash. A real ``wec join`` is killed
+    (SIGKILL) right after its 3rd action was logged: before sending it, half-way through its
+    frame, or just after sending it. Restarted with the same data dir, it resumes: the host saw
+    exactly one message with that sequence number (byte-identical to the logged one; no
+    equivocation, no evidence), the game ends with equal hashes on both sides, and a replay of
+    each transcript applies every action exactly once."""
+    vendor = Ed25519PrivateKey.generate()
+    pub = vendor.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+    host_env, guest_env = activated(tmp_path, "a", vendor), activated(tmp_path, "b", vendor)
+    record = tmp_path / "crashed-payload"
+    host = wec(vendor, host_env, "host", "--bot", "random", "--seed", "1", "--interface", "127.0.0.1",
+               "--auto-confirm", "--no-discovery")
+    try:
+        assert host.stdout is not None
+        port = re.search(r"on port (\d+)", host.stdout.readline())
+        assert port
+        join = ["join", f"127.0.0.1:{port.group(1)}", "--bot", "random", "--seed", "2", "--auto-confirm"]
+        crashing = subprocess.Popen([sys.executable, "-c", CRASHING, pub, mode, "3", str(record), *join],
+                                    env=guest_env, cwd=REPO, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        crashing.communicate(timeout=60)
+        assert crashing.returncode == -signal.SIGKILL
+        logged = record.read_bytes()
+        (wal_path,) = (tmp_path / "b" / "games").glob("active-*.wal")
+        assert [e.signed.payload for e in read(wal_path)[1] if e.direction == "out"][-1] == logged  # logged first
+        guest = wec(vendor, guest_env, *join)                                                      # restarted
+        g_out, g_err = guest.communicate(timeout=60)
+        h_out, h_err = host.communicate(timeout=30)
+    finally:
+        host.kill()
+        host.communicate()
+    assert guest.returncode == 0 and host.returncode == 0, g_err + h_err
+    g_res = re.search(r"RESULT status=finished outcome=(\w+) hash=(\w+) game=(\w+) transcript=(\S+)", g_out)
+    h_res = re.search(r"RESULT status=finished outcome=(\w+) hash=(\w+) game=(\w+) transcript=(\S+)", h_out)
+    assert g_res and h_res and g_res.groups()[:3] == h_res.groups()[:3]
+    assert "equivocation" not in h_err and not (tmp_path / "a" / "evidence").exists()
+    # the host holds exactly one message with the crashed message's number: the logged bytes
+    seq = unpack_strict(logged)[3]
+    header, entries, _ = read(Path(h_res.group(4)))
+    theirs = [e.signed.payload for e in entries if e.direction == "in"]
+    assert [unpack_strict(p)[3] for p in theirs] == list(range(len(theirs)))
+    assert theirs[seq] == logged
+    # nothing lost, nothing applied twice: the host's signed transcript replays to the common hash
+    state_hash, applied, oks = _replayed(Path(h_res.group(4)))
+    assert state_hash == h_res.group(2) and applied == oks
