@@ -15,6 +15,7 @@ COMMAND_MODULES = (
     "wec_p2p.cmd_net",      # peers, host, join, demo
     "wec_p2p.cmd_net_peers",  # peers (discovery)
     "wec_p2p.cmd_demo",     # demo: two peers over 127.0.0.1, endpoint, full game
+    "wec_p2p.cmd_play",
 )
 
 

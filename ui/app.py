@@ -1,0 +1,114 @@
+"""The frame loop: drains pygame events into the current scene and carries out its outputs.
+
+STYLE "Async boundaries": each frame drains the event queue and posts commands; nothing here
+waits on the engine or a network. ``Driver.pump()`` is one frame, so tests post real pygame
+events and pump without a window (SDL dummy driver). ``script_events`` turns a ``--script``
+string into those same events.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pygame
+
+from engine import api
+from engine.notation import parse_action
+
+from .board_view import DrawnToken
+from .layout import LAYOUT, cell_rect
+from .scenes import Apply, Dismiss, GameScene, PrivacyScene, Quit, Undo
+from .session import Session
+
+__all__ = ["Driver", "script_events", "state_summary", "run"]
+
+
+class Driver:
+    """Runs scenes for a ``Session`` on ``surface``."""
+
+    def __init__(self, session: Session, surface: pygame.Surface) -> None:
+        self.session, self.surface = session, surface
+        self.scene: GameScene | PrivacyScene = session.scene()
+        self.scene.starting()
+        self.running = True
+        self.drawn: list[DrawnToken] = []
+
+    def pump(self) -> bool:
+        """One frame: handle queued events, draw; returns False once the player quit."""
+        for e in pygame.event.get():
+            if e.type == pygame.USEREVENT and hasattr(e, "action"):
+                self.handle(Apply(e.action))       # a scripted action (``act`` step)
+                continue
+            for out in self.scene.event(e):
+                self.handle(out)
+        self.drawn = self.scene.draw(self.surface)
+        return self.running
+
+    def handle(self, out: Apply | Undo | Quit | Dismiss) -> None:
+        """Carry out one scene output."""
+        if isinstance(out, Quit):
+            self.running = False
+        elif isinstance(out, Dismiss):
+            self._switch(self.session.scene())
+        elif isinstance(out, Apply):
+            self._after(self.session.apply(out.action))
+        elif isinstance(out, Undo):
+            self._after(self.session.undo())
+
+    def _after(self, error: str | None) -> None:
+        if error is not None:
+            assert isinstance(self.scene, GameScene)
+            self.scene.status, self.scene.error = error, True
+        elif self.session.privacy_pending:
+            self.session.privacy_pending = False
+            self._switch(PrivacyScene(self.session.state.side_to_move))
+        else:
+            self._switch(self.session.scene())
+
+    def _switch(self, scene: GameScene | PrivacyScene) -> None:
+        self.scene = scene
+        scene.starting()
+
+
+def script_events(script: str, viewer: Callable[[], str]) -> Iterator[list[pygame.event.Event]]:
+    """``--script`` steps separated by ``;``, one frame each: ``click R,C``, ``fire R,C``,
+    ``key NAME`` (pygame key name), ``act NOTATION`` (a user event carrying the action) or
+    ``wait``. :raises ValueError: a step that cannot be read."""
+    for step in filter(None, (s.strip() for s in script.split(";"))):
+        word, _, arg = step.partition(" ")
+        if word in ("click", "fire"):
+            r, c = (int(x) for x in arg.split(","))
+            pos = cell_rect(r, c, viewer(), LAYOUT).center
+            yield [pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=3 if word == "fire" else 1)]
+        elif word == "key":
+            yield [pygame.event.Event(pygame.KEYDOWN, key=pygame.key.key_code(arg), mod=0, unicode="")]
+        elif word == "act":
+            yield [pygame.event.Event(pygame.USEREVENT, action=parse_action(arg.strip()))]
+        elif word == "wait":
+            yield []
+        else:
+            raise ValueError(f"unknown script step {step!r}")
+
+
+def state_summary(session: Session) -> str:
+    """One line for scripts and tests: ply, side to move, result and state hash."""
+    s = session.state
+    return f"RESULT ply={s.ply} to_move={s.side_to_move} result={api.outcome(s)} hash={api.state_hash(s)}"
+
+
+def run(session: Session, surface: pygame.Surface, script: str | None = None,
+        fps: int = 30) -> int:
+    """The frame loop until the player quits (or, with ``script``, until it is used up)."""
+    driver, clock = Driver(session, surface), pygame.time.Clock()
+    steps = script_events(script, lambda: session.viewer) if script is not None else None
+    while driver.running:
+        if steps is not None:
+            batch = next(steps, None)
+            if batch is None:
+                break
+            for e in batch:
+                pygame.event.post(e)
+        driver.pump()
+        pygame.display.flip()
+        if steps is None:
+            clock.tick(fps)
+    return 0

@@ -1,0 +1,207 @@
+"""Scenes: the game screen and the hotseat privacy screen.
+
+Loop contract after pygame/solarwolf ``gamemain`` (STYLE "Modules, UI"): ``starting()`` once,
+``event(e)`` for each pygame event, returning outputs for the driver, and ``draw(surface)``
+each frame. A scene gets a ``PlayerView``, the legal actions (its commands) and the history
+lines; it never touches a game state, the engine's rules or a file.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple, Union
+
+import pygame
+
+from engine.actions import Action, EndTurn
+from engine.notation import format_action
+from engine.view import PlayerView
+
+from . import choices, theme
+from .board_view import DrawnToken, draw_board
+from .layout import LAYOUT, Layout, cell_at
+from .panel_view import LIST_ROWS, draw_bar, draw_panel, draw_privacy, draw_status, end_button, list_row_rect
+
+__all__ = ["Apply", "Undo", "Quit", "Dismiss", "Output", "GameScene", "PrivacyScene", "SIDE_NAME"]
+
+Cell = tuple[int, int]
+SIDE_NAME = {"B": "Black", "W": "White"}
+
+
+class Apply(NamedTuple):
+    """The player chose ``action`` (one of the scene's commands)."""
+
+    action: Action
+
+
+class Undo(NamedTuple):
+    """The player asked for Undo (04/U31)."""
+
+
+class Quit(NamedTuple):
+    """The player closed the window or pressed Q."""
+
+
+class Dismiss(NamedTuple):
+    """The privacy screen was dismissed."""
+
+
+Output = Union[Apply, Undo, Quit, Dismiss]
+_ARROWS = {pygame.K_UP: (1, 0), pygame.K_DOWN: (-1, 0), pygame.K_LEFT: (0, -1), pygame.K_RIGHT: (0, 1)}
+
+
+class GameScene:
+    """The board, the action list, the history and the status line for one viewer."""
+
+    def __init__(self, view: PlayerView, actions: Sequence[Action], history: Sequence[str],
+                 status: str = "", error: bool = False, lay: Layout = LAYOUT) -> None:
+        self.view, self.actions, self.history, self.lay = view, list(actions), list(history), lay
+        self.status, self.error = status, error
+        self.selection: Cell | None = None
+        self.group: list[Action] = []          # actions of the selected cell for the button used
+        self.pending: list[Action] = []        # several actions for one clicked square (04/U36)
+        self.cursor: Cell = (1, 1) if view.player == "B" else (10, 10)
+        self.list_cursor = 0
+        self.drawn: list[DrawnToken] = []
+
+    def starting(self) -> None:
+        """Called once when the scene becomes current."""
+        if not self.status:
+            self.status = self._hint()
+
+    # -- input ---------------------------------------------------------------------------------
+
+    def event(self, e: pygame.event.Event) -> list[Output]:
+        """One pygame event in, the outputs it causes out."""
+        if e.type == pygame.QUIT:
+            return [Quit()]
+        if e.type == pygame.MOUSEBUTTONDOWN and e.button in (1, 3):
+            return self._mouse(e.pos, fire=e.button == 3)
+        if e.type == pygame.KEYDOWN:
+            return self._key(e.key)
+        return []
+
+    def click(self, cell: Cell, fire: bool = False) -> list[Output]:
+        """04/U35, U37: select the pieces of ``cell``, or choose the action that reaches it."""
+        if self.selection is not None and self.group:
+            chosen = choices.actions_to(self.group, cell)
+            if len(chosen) == 1:
+                return [Apply(chosen[0])]
+            if chosen:
+                self.pending, self.list_cursor = chosen, 0
+                self.status, self.error = f"{len(chosen)} actions reach that square: choose one", False
+                return []
+        group = choices.actions_from(self.actions, cell, fire)
+        self.selection, self.group, self.pending, self.list_cursor = (cell if group else None), group, [], 0
+        if not group:
+            self.status = "no " + ("Fire" if fire else "action") + " from that square"
+        else:
+            self.status = f"{len(group)} {'Fires' if fire else 'actions'}: click a yellow square"
+        self.error = False
+        return []
+
+    def _mouse(self, pos: tuple[int, int], fire: bool) -> list[Output]:
+        if end_button(self.lay).collidepoint(pos):
+            return self._end_turn()
+        for i in range(LIST_ROWS):
+            if list_row_rect(i, self.lay).collidepoint(pos):
+                index = self._top() + i
+                return [Apply(self.listed()[index])] if index < len(self.listed()) else []
+        cell = cell_at(pos, self.view.player, self.lay)
+        if cell is None:
+            return []
+        self.cursor = cell
+        return self.click(cell, fire)
+
+    def _key(self, key: int) -> list[Output]:
+        if key == pygame.K_q:
+            return [Quit()]
+        if key == pygame.K_e:
+            return self._end_turn()
+        if key == pygame.K_z:
+            return [Undo()]
+        if key == pygame.K_ESCAPE:
+            self.selection, self.group, self.pending = None, [], []
+            return []
+        if self.pending and key in (pygame.K_UP, pygame.K_DOWN):
+            step = -1 if key == pygame.K_UP else 1
+            self.list_cursor = (self.list_cursor + step) % len(self.pending)
+            return []
+        if key in _ARROWS:
+            dr, dc = _ARROWS[key] if self.view.player == "B" else tuple(-x for x in _ARROWS[key])
+            self.cursor = (min(10, max(1, self.cursor[0] + dr)), min(10, max(1, self.cursor[1] + dc)))
+            return []
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+            if self.pending:
+                return [Apply(self.pending[self.list_cursor])]
+            return self.click(self.cursor)
+        if key == pygame.K_f:
+            return self.click(self.cursor, fire=True)
+        return []
+
+    def _end_turn(self) -> list[Output]:
+        """04/U42: End Turn when it is legal (a Move has been made, U32)."""
+        for a in self.actions:
+            if isinstance(a, EndTurn):
+                return [Apply(a)]
+        self.status, self.error = "End Turn is not possible yet: make your Move first (04/U32)", True
+        return []
+
+    # -- drawing -------------------------------------------------------------------------------
+
+    def listed(self) -> list[Action]:
+        """The actions shown in the side panel: the pending choice, else the selection's."""
+        return self.pending or self.group
+
+    def _top(self) -> int:
+        return max(0, self.list_cursor - LIST_ROWS + 1)
+
+    def draw(self, surface: pygame.Surface) -> list[DrawnToken]:
+        """Draw the whole screen; returns the board tokens drawn (kept in ``self.drawn``)."""
+        surface.fill(theme.BACKGROUND)
+        draw_bar(surface, self._title(), self.lay)
+        highlights = choices.targets(self.group) if self.selection else []
+        self.drawn = draw_board(surface, self.view, self.selection, highlights, self.cursor, self.lay)
+        heading = "Choose one:" if self.pending else (f"Actions from {self.selection}" if self.selection else "Click a piece")
+        items = [format_action(a) for a in self.listed()]
+        can_end = any(isinstance(a, EndTurn) for a in self.actions)
+        lines = self.history + ["+ " + a for a in (self.view.turn.actions if self.view.turn else ())]
+        draw_panel(surface, heading, items, self.list_cursor if self.pending else -1, self._top(),
+                   can_end, lines, self.lay)
+        draw_status(surface, self.status, self.error, self.lay)
+        return self.drawn
+
+    def _title(self) -> str:
+        v = self.view
+        if v.result is not None:
+            return f"Game over: {v.result} {v.end_reason}".strip()
+        return f"{SIDE_NAME[v.player]}'s view, ply {v.ply}, {SIDE_NAME[v.side_to_move]} to move"
+
+    def _hint(self) -> str:
+        if self.view.result is not None:
+            return "The game is over."
+        if not self.actions:
+            return f"Waiting for {SIDE_NAME[self.view.side_to_move]}."
+        return "Left-click a piece to Move it, right-click to Fire (04/U33)."
+
+
+class PrivacyScene:
+    """Hotseat privacy screen between turns (04/U17): shows no position, any key continues."""
+
+    def __init__(self, next_side: str, lay: Layout = LAYOUT) -> None:
+        self.next_side, self.lay = next_side, lay
+
+    def starting(self) -> None:
+        """Nothing to prepare."""
+
+    def event(self, e: pygame.event.Event) -> list[Output]:
+        """Any key or click dismisses it; closing the window quits."""
+        if e.type == pygame.QUIT:
+            return [Quit()]
+        if e.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
+            return [Dismiss()]
+        return []
+
+    def draw(self, surface: pygame.Surface) -> list[DrawnToken]:
+        """A black screen with one sentence; no tokens."""
+        draw_privacy(surface, SIDE_NAME[self.next_side], self.lay)
+        return []

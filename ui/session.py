@@ -1,0 +1,85 @@
+"""One local game: the state, who plays which side, the computer's moves and autosave.
+
+04/U17 hotseat: two people share the screen; each sees only ``observe(state, side to move)``
+and a privacy screen comes between turns. 04/U18 human vs computer: the engine's seeded random
+bot (``engine.api.random_action``) plays the other side and the human sees only their own
+view. Autosave writes the save file (04/U8, U52) after every finished turn.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from engine import api
+from engine.actions import Action
+
+from .scenes import GameScene
+
+__all__ = ["Session"]
+
+
+class Session:
+    """The game being played; scenes get views and commands from it, never the state."""
+
+    def __init__(self, state: api.GameState, computer: str | None = None, seed: int = 1,
+                 save_path: str | Path | None = None) -> None:
+        self.state, self.computer, self.save_path = state, computer, save_path
+        self.rng = random.Random(seed)
+        self.privacy_pending = False
+        self.play_computer()
+
+    @property
+    def viewer(self) -> str:
+        """Whose view is shown: the human in a game against the computer, else the side to move."""
+        if self.computer is not None:
+            return "W" if self.computer == "B" else "B"
+        return self.state.side_to_move
+
+    def scene(self, status: str = "", error: bool = False) -> GameScene:
+        """A fresh game scene for the current viewer (RUL-18: ``observe``; RUL-37: ``history_for``)."""
+        viewer = self.viewer
+        mine = self.state.side_to_move == viewer and self.state.result is None
+        actions = api.legal_actions(self.state) if mine else []
+        return GameScene(api.observe(self.state, viewer), actions,
+                         api.history_for(self.state, viewer), status, error)
+
+    def apply(self, action: Action) -> str | None:
+        """Apply a human's action; returns the RuleError text, or None when it was applied."""
+        before = self.state.side_to_move
+        try:
+            self.state = api.apply_action(self.state, action)
+        except api.RuleError as exc:
+            return str(exc)
+        self._turn_done(before)
+        return None
+
+    def undo(self) -> str | None:
+        """04/U31: take back the human's last action of this turn; returns why not, or None."""
+        if not self.state.actions:
+            return "04/U31: only this turn's actions can be undone here"
+        try:
+            self.state = api.undo(self.state)
+        except api.RuleError as exc:
+            return str(exc)
+        return None
+
+    def play_computer(self) -> None:
+        """Let the computer play while it is its turn (its whole turn, ending with End Turn)."""
+        while self.computer == self.state.side_to_move and self.state.result is None:
+            before = self.state.side_to_move
+            self.state = api.apply_action(self.state, api.random_action(self.state, self.rng))
+            if self.state.side_to_move != before or self.state.result is not None:
+                self._autosave()
+
+    def _turn_done(self, before: str) -> None:
+        if self.state.side_to_move == before and self.state.result is None:
+            return
+        self._autosave()
+        if self.computer is None:
+            self.privacy_pending = self.state.result is None
+        else:
+            self.play_computer()
+
+    def _autosave(self) -> None:
+        if self.save_path is not None:
+            api.save(self.state, self.save_path)

@@ -1,0 +1,45 @@
+"""Colours and fonts of the front end (04/U22 would make these user preferences)."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pygame
+
+Colour = tuple[int, int, int]
+
+LIGHT_SQUARE: Colour = (236, 232, 214)       # 02/§2.1: white squares
+DARK_SQUARE: Colour = (52, 56, 62)           # 02/§2.1: black squares (rank + file odd)
+STRIP_LINE: Colour = (128, 128, 128)
+HIGHLIGHT: Colour = (250, 220, 40)           # 04/U35, U44: yellow highlight
+SELECTED: Colour = (255, 120, 0)
+CURSOR: Colour = (0, 200, 255)
+STUN: Colour = (255, 230, 0)                 # 04/U44: stun counter drawn in yellow
+ARTICLE: Colour = (210, 120, 20)
+PROJECTILE: Colour = (220, 30, 30)
+BACKGROUND: Colour = (24, 26, 30)
+TEXT: Colour = (230, 230, 230)
+DIM: Colour = (150, 150, 150)
+ERROR: Colour = (255, 110, 110)
+BAR: Colour = (60, 64, 80)
+
+# 04/U44: Air pieces blue (dark for Black, lighter for White), Sub green likewise; Ground
+# pieces ordinary black and white.
+PIECE_FILL: dict[tuple[str, str], Colour] = {
+    ("B", "A"): (20, 40, 150), ("W", "A"): (120, 170, 255),
+    ("B", "S"): (0, 95, 35), ("W", "S"): (120, 215, 140),
+    ("B", "G"): (16, 16, 16), ("W", "G"): (250, 250, 250),
+}
+PIECE_TEXT: dict[str, Colour] = {"B": (255, 255, 255), "W": (0, 0, 0)}
+
+
+def square_colour(row: int, col: int) -> Colour:
+    """02/§2.1: a square is black when rank + file is odd, white otherwise."""
+    return DARK_SQUARE if (row + col) % 2 else LIGHT_SQUARE
+
+
+@lru_cache(maxsize=None)
+def font(size: int) -> pygame.font.Font:
+    """pygame's default font at ``size`` (initialises the font module on first use)."""
+    if not pygame.font.get_init():
+        pygame.font.init()
+    return pygame.font.Font(None, size)

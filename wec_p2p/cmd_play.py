@@ -1,0 +1,55 @@
+"""``wec play``: one laptop, hotseat (04/U17) or against the computer (04/U18)."""
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    """Add ``wec play``."""
+    p = subparsers.add_parser("play", help="play on this computer: hotseat or against the computer",
+                              description="Open the board. Hotseat by default (a privacy screen "
+                                          "between turns); --vs-computer plays the engine's random bot.")
+    p.add_argument("--vs-computer", action="store_true", help="the computer plays the other side")
+    p.add_argument("--side", choices=("black", "white"), default="black",
+                   help="your side against the computer (Black moves first)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the computer's random choices")
+    p.add_argument("--load", metavar="SAVE", help="continue a saved game")
+    p.add_argument("--save", metavar="SAVE", help="autosave here after every turn")
+    p.add_argument("--script", help="play these steps without waiting for input, then quit "
+                                    "(click R,C; fire R,C; key NAME; act NOTATION; wait)")
+    p.add_argument("--headless", action="store_true", help="no window (SDL dummy video and audio)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the window and play; 0 on a normal quit."""
+    if args.headless:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ["SDL_AUDIODRIVER"] = "dummy"
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    from engine import api
+    from ui.app import run as run_frames, state_summary
+    from ui.layout import LAYOUT
+    from ui.session import Session
+
+    try:
+        state = api.load(args.load) if args.load else api.new_game()
+    except (OSError, api.SaveError) as exc:
+        print(f"wec play: cannot load the game: {exc}")
+        return 2
+    computer = ("W" if args.side == "black" else "B") if args.vs_computer else None
+    session = Session(state, computer=computer, seed=args.seed, save_path=args.save)
+    pygame.init()
+    try:
+        pygame.display.set_caption("WEC — Weaponized Chess")
+        surface = pygame.display.set_mode((LAYOUT.width, LAYOUT.height))
+        code = run_frames(session, surface, args.script)
+    finally:
+        pygame.quit()
+    if args.script is not None:
+        print(state_summary(session))
+    return code
