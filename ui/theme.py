@@ -1,8 +1,6 @@
 """Colours and fonts of the front end (04/U22 would make these user preferences)."""
 from __future__ import annotations
 
-from functools import lru_cache
-
 import pygame
 
 Colour = tuple[int, int, int]
@@ -37,9 +35,17 @@ def square_colour(row: int, col: int) -> Colour:
     return DARK_SQUARE if (row + col) % 2 else LIGHT_SQUARE
 
 
-@lru_cache(maxsize=None)
+_FONTS: dict[int, pygame.font.Font] = {}
+
+
 def font(size: int) -> pygame.font.Font:
-    """pygame's default font at ``size`` (initialises the font module on first use)."""
+    """pygame's default font at ``size`` (initialises the font module on first use; the cache
+    is dropped by ``pygame.quit()``, since a Font used after it crashes SDL_ttf)."""
     if not pygame.font.get_init():
+        _FONTS.clear()
         pygame.font.init()
-    return pygame.font.Font(None, size)
+    if not _FONTS:
+        pygame.register_quit(_FONTS.clear)
+    if size not in _FONTS:
+        _FONTS[size] = pygame.font.Font(None, size)
+    return _FONTS[size]
