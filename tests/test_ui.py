@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import random
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
@@ -81,6 +82,19 @@ def test_hidden_enemy_piece_is_not_drawn(surface: pygame.Surface) -> None:
     assert [(t.side, t.row, t.col) for t in white if t.text == "AAA"] == [("W", 9, 3), ("W", 9, 8)]
     assert not any(t.side == "W" and t.text == "AAA" for t in black)
     assert sum(t.what == "piece" for t in black) == 28 + 26
+
+
+def test_random_game_draws_exactly_the_view(surface: pygame.Surface) -> None:
+    """RUL-18, 04/U45: along a seeded random game each view draws one token per own or seen piece."""
+    state, rng = api.new_game(), random.Random(5)
+    while state.ply < 40 and state.result is None:
+        state = api.apply_action(state, api.random_action(state, rng))
+        if state.ply % 8 == 0 and not state.actions:
+            for viewer in ("B", "W"):
+                view = api.observe(state, viewer)
+                pieces = [t for t in draw_board(surface, view) if t.what == "piece"]
+                assert len(pieces) == len(view.own) + len(view.seen)
+                assert sum(t.what == "piece" and t.side != viewer for t in pieces) == len(view.seen)
 
 
 def test_click_piece_then_destination_applies_that_move(surface: pygame.Surface) -> None:

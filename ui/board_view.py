@@ -102,27 +102,34 @@ def _strip(surface: pygame.Surface, strip: pygame.Rect, row: int, col: int, leve
     x = strip.x
     size = 15 if len(items) <= 2 else 12
     for what, text, side, stun in items:
-        rect = _token(surface, strip, x, what, text, side, level, size)
+        rect = _token(surface, strip, x, what, text, side, level, size, stun)
         drawn.append(DrawnToken(what, text, side, row, col, level, rect))
         x = rect.right + 1
     return drawn
 
 
 def _token(surface: pygame.Surface, strip: pygame.Rect, x: int, what: str, text: str,
-           side: str, level: str, size: int) -> pygame.Rect:
+           side: str, level: str, size: int, stun: int = 0) -> pygame.Rect:
     f = theme.font(size if what == "piece" else size - 2)
+    mark = f"s{stun}" if stun else ""
+    text = text[:len(text) - len(mark)]
     if what == "piece":
         fg, bg = theme.PIECE_TEXT[side], theme.PIECE_FILL[side, level]
     else:
         fg, bg = (theme.ARTICLE if what == "article" else theme.PROJECTILE), None
     img = f.render(text, True, fg)
-    rect = pygame.Rect(x, strip.y, img.get_width() + 4, strip.height)
+    stun_img = f.render(mark, True, theme.STUN) if mark else None     # 04/U44: stun in yellow
+    width = img.get_width() + (stun_img.get_width() if stun_img else 0)
+    rect = pygame.Rect(x, strip.y, width + 4, strip.height)
     rect = rect.clip(strip) if rect.right > strip.right else rect
     old_clip = surface.get_clip()
     surface.set_clip(strip)
     if bg is not None:
         pygame.draw.rect(surface, bg, rect, border_radius=3)
         pygame.draw.rect(surface, theme.STRIP_LINE, rect, 1, border_radius=3)
-    surface.blit(img, (rect.x + 2, rect.y + (rect.height - img.get_height()) // 2))
+    y = rect.y + (rect.height - img.get_height()) // 2
+    surface.blit(img, (rect.x + 2, y))
+    if stun_img is not None:
+        surface.blit(stun_img, (rect.x + 2 + img.get_width(), y))
     surface.set_clip(old_clip)
     return rect

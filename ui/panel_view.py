@@ -51,13 +51,14 @@ def draw_panel(surface: pygame.Surface, heading: str, items: Sequence[str], curs
         rect = list_row_rect(i, lay)
         if top + i == cursor:
             pygame.draw.rect(surface, theme.BAR, rect)
-        surface.blit(f.render(text, True, theme.TEXT), (rect.x + 4, rect.y + 2))
+        surface.blit(f.render(_fit(f, text, rect.width - 8), True, theme.TEXT), (rect.x + 4, rect.y + 2))
     y = list_row_rect(LIST_ROWS, lay).y + 12
     surface.blit(f.render("History (04/U26)", True, theme.DIM), (lay.panel_x, y))
     small = theme.font(16)
     shown = list(history)[-(max(1, (lay.height - y - 50) // 16)):]
     for j, line in enumerate(shown):
-        surface.blit(small.render(line, True, theme.TEXT), (lay.panel_x, y + 20 + j * 16))
+        text = _fit(small, line, lay.width - lay.panel_x - 10)
+        surface.blit(small.render(text, True, theme.TEXT), (lay.panel_x, y + 20 + j * 16))
 
 
 def draw_status(surface: pygame.Surface, text: str, error: bool, lay: Layout = LAYOUT) -> None:
@@ -73,3 +74,12 @@ def draw_privacy(surface: pygame.Surface, side_name: str, lay: Layout = LAYOUT) 
     f = theme.font(40)
     img = f.render(f"Pass the laptop to {side_name} — press any key", True, theme.TEXT)
     surface.blit(img, img.get_rect(center=(lay.width // 2, lay.height // 2)))
+
+
+def _fit(f: pygame.font.Font, text: str, width: int) -> str:
+    """``text`` cut with an ellipsis to fit ``width`` pixels."""
+    if f.size(text)[0] <= width:
+        return text
+    while text and f.size(text + "…")[0] > width:
+        text = text[:-1]
+    return text + "…"

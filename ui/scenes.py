@@ -173,7 +173,8 @@ class GameScene:
     def _title(self) -> str:
         v = self.view
         if v.result is not None:
-            return f"Game over: {v.result} {v.end_reason}".strip()
+            winner = {"B": "Black wins", "W": "White wins"}.get(v.result, "Draw")
+            return f"Game over: {winner}, {v.end_reason}"
         return f"{SIDE_NAME[v.player]}'s view, ply {v.ply}, {SIDE_NAME[v.side_to_move]} to move"
 
     def _hint(self) -> str:
