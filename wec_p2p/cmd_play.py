@@ -46,7 +46,11 @@ def run(args: argparse.Namespace) -> int:
     pygame.init()
     try:
         pygame.display.set_caption("WEC — Weaponized Chess")
-        surface = pygame.display.set_mode((LAYOUT.width, LAYOUT.height))
+        try:
+            surface = pygame.display.set_mode((LAYOUT.width, LAYOUT.height))
+        except pygame.error as exc:
+            print(f"wec play: cannot open a window ({exc}); with no display use --headless --script")
+            return 2
         code = run_frames(session, surface, args.script)
     finally:
         pygame.quit()
