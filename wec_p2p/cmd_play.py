@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     computer = ("W" if args.side == "black" else "B") if args.vs_computer else None
     session = Session(state, computer=computer, seed=args.seed, save_path=args.save)
-    pygame.init()
+    pygame.display.init()   # no mixer: the game has no sound yet
     try:
         pygame.display.set_caption("WEC — Weaponized Chess")
         try:
