@@ -5,11 +5,14 @@ The mover validates its action locally, sends it and applies it when the receive
 When the side to move changes (a turn ends) or the game ends, both sides send ``EndTurn``
 with their state hash and compare; a mismatch stops the game with a diagnosis.
 A peer's action is only accepted once the peer's hash for the previous turn has arrived.
-Undo (non-competitive games only) is a request the other side approves.
+Undo (non-competitive games only) is a request the other side approves. A request that
+cannot be honoured when it arrives (it crossed an action of ours already on its way, or an
+undo request of ours) is answered "no" with the reason, and changes nothing on either side.
 """
 from __future__ import annotations
 
 import enum
+from collections import deque
 from types import ModuleType
 from typing import Any, Callable
 
@@ -40,6 +43,7 @@ class Lockstep:
         self.peer_hashes: dict[int, str] = {}
         self.pending: tuple[int, Any, str] | None = None   # (index, new state, text) of our action
         self.undo_asked: tuple[str, int] | None = None     # (who, index)
+        self._refusing: deque[int] = deque()  # peer requests we answer "no" at once, not yet answered
         self.rejections = 0
         self._validated: tuple[int, str, Any] | None = None
 
@@ -66,16 +70,19 @@ class Lockstep:
 
     def request_undo(self) -> Send:
         """Ask to take back the last action. :raises RuntimeError/RuleError: nothing to undo or competitive."""
-        if self.state is not PlayState.PLAYING or self.undo_asked is not None or not self.history:
+        if (self.state is not PlayState.PLAYING or self.undo_asked is not None or not self.history
+                or self.engine.outcome(self.state_value) is not None):
             raise RuntimeError("nothing to undo now")
         self.engine.undo(self.state_value)  # raises RuleError in competitive games
         return Send(UndoRequest(self.index))
 
-    def answer_undo(self, accept: bool) -> Send:
-        """Approve or reject the peer's undo request."""
+    def answer_undo(self, accept: bool, reason: str = "") -> Send:
+        """Approve or reject the peer's undo request (``reason``: why not, shown to the peer)."""
         if self.undo_asked is None or self.undo_asked[0] != "peer":
             raise RuntimeError("no undo request to answer")
-        return Send(UndoAnswer(self.undo_asked[1], accept))
+        if not accept:
+            reason = (reason or "the other player declined")[:256]
+        return Send(UndoAnswer(self.undo_asked[1], accept, "" if accept else reason))
 
     # ---- feeding ----
 
@@ -145,24 +152,55 @@ class Lockstep:
         return [Stop(f"desync at turn {msg.turn}: {msg.detail}")]
 
     def _undo_request(self, own: bool, msg: UndoRequest) -> list[Output]:
-        if self.undo_asked is not None or msg.index != self.index or self.state is not PlayState.PLAYING:
-            raise ProtocolError("undo request out of turn")
-        self.undo_asked = ("us" if own else "peer", msg.index)
         if own:
+            if self.undo_asked is not None or msg.index != self.index or self.state is not PlayState.PLAYING:
+                raise ProtocolError("undo request out of turn")
+            self.undo_asked = ("us", msg.index)
             return []
-        try:
-            self.engine.undo(self.state_value)
-        except Exception as exc:
-            return [Send(UndoAnswer(msg.index, False)), Event("undo-refused", {"reason": str(exc)})]
+        if (self.undo_asked is not None and self.undo_asked[0] == "peer") or msg.index in self._refusing:
+            raise ProtocolError(f"a second undo request ({msg.index}) before we answered the first")
+        why = self._cannot_undo(msg.index)
+        if why is None:
+            try:
+                self.engine.undo(self.state_value)
+            except Exception as exc:   # e.g. 02/D24 in a competitive game
+                why = str(exc)[:256]
+        if why is not None:   # answered "no" at once; nothing changes on either side
+            self._refusing.append(msg.index)
+            return [Send(UndoAnswer(msg.index, False, why)), Event("undo-refused", {"index": msg.index, "reason": why})]
+        self.undo_asked = ("peer", msg.index)
         return [Event("undo-request", {"index": msg.index})]
 
+    def _cannot_undo(self, index: int) -> str | None:
+        """Why the peer's undo request ``index`` cannot be honoured now (None if it can).
+
+        An honest peer asks between messages, so its request can cross what we already sent:
+        our next action (it is their request's "not your move" case) or our own undo request.
+        """
+        if self.state is PlayState.AWAIT_RESULT and self.pending is not None:
+            return (f"the other side had already acted (its action {self.pending[0]} crossed the undo request); "
+                    "nothing was undone")
+        if self.undo_asked is not None:   # ours: both asked at once
+            return "the other side had asked for an undo at the same time; nothing was undone"
+        if index != self.index:
+            return (f"the request was for {index} actions but the other side has applied {self.index}; "
+                    "nothing was undone")
+        if self.engine.outcome(self.state_value) is not None:
+            return "the game is over; nothing was undone"
+        return None
+
     def _undo_answer(self, own: bool, msg: UndoAnswer) -> list[Output]:
+        if own and self._refusing and self._refusing[0] == msg.index and not msg.accept:
+            self._refusing.popleft()   # our automatic "no" (the driver heard "undo-refused")
+            return []
         asker = "peer" if own else "us"
         if self.undo_asked != (asker, msg.index):
             raise ProtocolError("undo answer without a matching request")
+        if msg.accept and msg.index != self.index:
+            raise ProtocolError(f"undo of action {msg.index} approved, but {self.index} actions are applied")
         self.undo_asked = None
         if not msg.accept:
-            return [Event("undo-answer", {"accept": False})]
+            return [Event("undo-answer", {"accept": False, "reason": msg.reason})]
         self.state_value = self.engine.undo(self.state_value)
         self.history.pop()
         self.turn = self.turns.pop()

@@ -280,12 +280,13 @@ class UndoRequest(Message):
     index: int
 
 
-@game("undo-answer", index=_int(), accept=_bool)
+@game("undo-answer", index=_int(), accept=_bool, reason=_str(256))
 @dataclass(frozen=True)
 class UndoAnswer(Message):
-    """Approve or reject an undo request."""
+    """Approve or reject undo request ``index``; ``reason`` says why it was rejected ("" if approved)."""
     index: int
     accept: bool
+    reason: str
 
 
 @game("desync", turn=_int(), state_hash=_HEX64, detail=_str(512))

@@ -695,8 +695,8 @@ class Host:
                 return
         if link.peer_der is None:
             try:
-                known = await run_pairing(self.cfg, link, "responder", None)
-                self.connections.append(Outcome("paired", known.name))
+                paired = await run_pairing(self.cfg, link, "responder", None)
+                self.connections.append(Outcome("paired", paired.name))
             except PairingFailed as exc:
                 log.warning("pairing with %s failed: %s", peer, exc)
                 self.connections.append(Outcome("refused", str(exc)))

@@ -30,8 +30,9 @@ from net.bot import BotDriver
 from net.chain import SIG_CONTEXT, ChainReader
 from net.frames import encode_frame
 from net.frames import unpack_strict
-from net.messages import ActionResult, Ping, UndoAnswer, UndoRequest, encode_link
+from net.messages import ActionResult, Ping, Signed, UndoAnswer, UndoRequest, encode_link
 from net.saves import load_save, verify_transcript
+import net.session as session_mod
 from net.session import Host, Outcome, join, play_as_guest
 from net.wal import read
 from net.keys import check_public_key, verify
@@ -336,9 +337,96 @@ def test_undo_is_refused_in_a_competitive_game_on_both_sides(tmp_path: Path) -> 
             await host.close()
 
     answer, refused, before, host_hash, host_index = run(body(tmp_path / "evil-asks"))
-    assert answer == UndoAnswer(1, False)
+    assert answer == UndoAnswer(1, False, "02/D24: undo is locked in a competitive game")
     assert [d["reason"] for d, _, _ in refused] == ["02/D24: undo is locked in a competitive game"]
     assert host_hash == before and host_index == 1
+
+
+class CrossingAsker(Recorder):
+    """Black (first to move): one move and END, then, once white's hash for turn 0 has arrived,
+    asks to take its END back although it is white's move. Then the random bot."""
+
+    def decide(self, match: Any) -> Any:
+        self.match = match
+        play = match.play
+        if play is None or self.asked:
+            return super().decide(match)
+        if play.my_move():
+            moves = [t for t in map(engine.format_action, engine.legal_actions(play.state_value)) if t != "END"]
+            self.actions += 1
+            return play.act(moves[0] if play.index == 0 else "END")
+        if play.index == 2 and 0 in play.peer_hashes:
+            self.asked, self.after = True, engine.state_hash(play.state_value)
+            return play.request_undo()
+        return None
+
+
+def _transcript(out: Outcome) -> list[tuple[str, str, dict[str, Any]]]:
+    """(direction, tag, fields) of every message in a finished game's log, in log order."""
+    _, entries, _ = read(out.transcript)
+    return [(e.direction, *unpack_strict(e.signed.payload)[5]) for e in entries]
+
+
+def test_undo_request_crossing_the_peers_action_is_answered_no(tmp_path: Path, monkeypatch: Any) -> None:
+    """issue 4 item 5: an undo request sent when it is not our move can cross the peer's next
+    action in flight. The guest (black) moves and ENDs its turn; the host (white) sends its
+    hash for turn 0 and, in the same write, its first action, so that when the guest reads that
+    hash and asks to undo its END, white's action is already on the wire. The host, whose action
+    awaits its result, answers "no" with the reason (it used to stop the game with "undo request
+    out of turn"); the guest applies white's action and hears the reason. Nothing is undone on
+    either side and the game goes on to its end with equal hashes."""
+    accept_tls = session_mod.accept_tls
+
+    async def holding_accept(*args: Any, **kw: Any) -> Any:
+        link = await accept_tls(*args, **kw)
+        send, held = link.send, {"msg": None, "done": False}
+
+        async def holding_send(msg: Any) -> None:
+            if isinstance(msg, Signed) and not held["done"]:
+                if held["msg"] is None:
+                    tag, fields = unpack_strict(msg.payload)[5]
+                    if tag == "end-turn" and fields["turn"] == 0:
+                        held["msg"] = msg   # the host's hash for turn 0 leaves with its next message
+                        return
+                else:
+                    held["done"] = True
+                    await send(held["msg"])
+            await send(msg)
+        link.send = holding_send
+        return link
+
+    monkeypatch.setattr(session_mod, "accept_tls", holding_accept)
+    host_bot = Recorder(engine, 1, "white")
+    guest_bot = CrossingAsker(engine, 2, "black")
+    host_out, guest_out, _, _ = run(_recorded_game(tmp_path, host_bot, guest_bot))
+
+    # the crossing really happened: each side sent its message before it read the other's
+    host_log, guest_log = _transcript(host_out), _transcript(guest_out)
+    host_order = [(d, t) for d, t, f in host_log if t == "undo-request" or (t == "action" and f["index"] == 2)]
+    guest_order = [(d, t) for d, t, f in guest_log if t == "undo-request" or (t == "action" and f["index"] == 2)]
+    assert host_order == [("out", "action"), ("in", "undo-request")]
+    assert guest_order == [("out", "undo-request"), ("in", "action")]
+    # the host answered "no" at once, its driver never asked, nothing undone
+    reason = "the other side had already acted (its action 2 crossed the undo request); nothing was undone"
+    assert [f for d, t, f in host_log if t == "undo-answer"] == [{"index": 2, "accept": False, "reason": reason}]
+    assert not host_bot.at("undo-request") and not host_bot.at("undo-answer")
+    ((refused, h_hash, h_index),) = host_bot.at("undo-refused")
+    assert refused == {"index": 2, "reason": reason}
+    # the guest is told it was rejected, and why; its END stays, white's action is applied
+    ((answer, g_hash, g_index),) = guest_bot.at("undo-answer")
+    assert answer == {"accept": False, "reason": reason}
+    history = host_out.match.play.history
+    assert history == guest_out.match.play.history and history[1] == "END"
+    replay = engine.new_game(host_out.match.play.options)
+    hashes = [engine.state_hash(replay)]
+    for text in history[:3]:
+        replay = engine.apply_action(replay, engine.parse_action(text))
+        hashes.append(engine.state_hash(replay))
+    assert (h_index, h_hash) == (2, hashes[2]) == (2, guest_bot.after)   # white's action still awaited its result
+    assert (g_index, g_hash) == (3, hashes[3])                           # white's action applied, END not undone
+    # the game went on to its end, in step
+    assert (host_out.status, guest_out.status) == ("finished", "finished")
+    assert host_out.state_hash == guest_out.state_hash
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,7 +17,8 @@ from net.frames import pack, unpack_strict
 from net.identity import load_or_create
 from net.keys import SMALL_ORDER, WeakKeyError, check_public_key
 from net.lockstep import Lockstep, PlayState
-from net.messages import GAME, Action, EndTurn, Hello, Message, PairReveal, decode_fields, decode_link, encode_link
+from net.messages import (GAME, Action, EndTurn, Hello, Message, PairReveal, UndoAnswer, decode_fields, decode_link,
+                          encode_link)
 from net.outputs import Event, Send, Stop
 from net.pairing import PairState, Pairing, short_code
 from net.wal import Entry, Header, Wal, read
@@ -188,6 +189,28 @@ def test_undo_needs_approval_and_is_refused_in_competitive_games() -> None:
     with pytest.raises(engine.RuleError, match="02/D24"):
         black.request_undo()
     assert black.index == white.index == 1 and black.undo_asked is None
+
+
+def test_undo_requests_that_cross_are_both_answered_no() -> None:
+    """04/U56: both sides ask for an undo at once (each request crosses the other's). Each side
+    answers the other's "no" at once with the reason; both hear it, nothing is undone, and
+    the side to move may act again."""
+    black, white = _pair_of_lockstep()
+    _deliver(black, white, black.act(MOVE).message)
+    asks = {"black": black.request_undo().message, "white": white.request_undo().message}
+    assert black.feed(True, asks["black"]) == [] == white.feed(True, asks["white"])
+    answers = {}   # side -> its answer to the other side's request
+    for me, name, other in ((black, "black", "white"), (white, "white", "black")):
+        (answers[name],) = [o.message for o in me.feed(False, asks[other]) if isinstance(o, Send)]
+        assert me.feed(True, answers[name]) == []
+    reason = "the other side had asked for an undo at the same time; nothing was undone"
+    assert answers["white"] == answers["black"] == UndoAnswer(1, False, reason)
+    for me, other in ((black, "white"), (white, "black")):
+        (event,) = me.feed(False, answers[other])
+        assert (event.kind, event.data) == ("undo-answer", {"accept": False, "reason": reason})
+    assert black.index == white.index == 1 and black.undo_asked is None is white.undo_asked
+    assert engine.state_hash(black.state_value) == engine.state_hash(white.state_value)
+    assert black.my_move()
 
 
 @pytest.mark.parametrize("text, rule, reason", [
