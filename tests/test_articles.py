@@ -380,23 +380,6 @@ def test_locked_source_does_not_detect_by_range_00_T20_variant_02_D14() -> None:
     assert hidden_from(pos(text, stealth_range_detection=True), "B") == frozenset()
 
 
-def test_lock_tie_break_inside_one_cell_00_T44_RUL_49() -> None:
-    """00/T44, RUL-49, RUL-40: AAA and Flamer Pawn [SH] on d6 are both at distance 2 on the same
-    cell; the AAA is listed first (lower serial), so it is locked; the Pawn stays hidden."""
-    s = pos("""
-        piece B K j1 G
-        piece B CP b4 G
-        piece W K j10 G
-        piece W AAA d6 G
-        piece W FP d6 G SH
-        article ASH b4
-    """)
-    assert hidden_from(s, "B") == {4, 5}
-    s = play(s, "PU:CP(4,2)^ASH")
-    assert list(s.locks.values()) == [4]
-    assert hidden_from(s, "B") == {5}
-
-
 def test_no_lock_on_a_submerged_piece_02_G37_RUL_18() -> None:
     """02/G37, RUL-18: submerged pieces have no lock-on mode: picking up ASH with only a hidden
     submerged (not stealthy) Sub around makes no lock and the Sub stays hidden."""
