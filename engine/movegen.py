@@ -112,6 +112,7 @@ class _Gen:
         self.state = state
         self.side = side
         self.hidden = hidden_from(state, side)
+        self.nudges = True                    # False: a caller checking a plain Move only
         self.cells = state.cells()
         self.occupied = {cell for cell, sids in self.cells.items()
                          if any(s not in self.hidden for s in sids)}
@@ -151,7 +152,7 @@ class _Gen:
         elif movement in ("king", "step"):
             plans = self._steps(p, KINDS[p.kind].combat)
             if p.kind == "DO":
-                plans += self._nudges(p)
+                plans += self._nudges(p) if self.nudges else []
         elif movement == "sub":
             plans = self._carried(p, self._sub(p))
         elif movement == "jet":
@@ -428,6 +429,19 @@ def chopper_routes(start: Cell, dest: Cell) -> tuple[tuple[Cell, ...], ...]:
         return (airs, squares, [0 if cell[2] == GROUND else 1 for cell in route])
     routes.sort(key=key)
     return tuple(routes)
+
+
+def piece_moves(state: GameState, side: str, p: Piece, nudges: bool = True) -> list[MovePlan]:
+    """The legal Moves of one piece of ``side`` (the same plans ``generate`` lists for it);
+    with ``nudges`` False a Bulldozer's nudges are left out (checking a plain Move)."""
+    cached = state._cache.get(("moves", side))
+    if cached is not None:
+        return [pl for pl in cached if pl.sid == p.sid and (nudges or not pl.members)]
+    gen = state._cache.get(("gen", side, nudges))
+    if gen is None:
+        gen = state._cache[("gen", side, nudges)] = _Gen(state, side)
+        gen.nudges = nudges
+    return gen.moves(p)
 
 
 def generate(state: GameState, side: str) -> list[MovePlan]:

@@ -188,7 +188,7 @@ def moves(gen: "_Gen", p: "Piece") -> list["MovePlan"]:
     if movement in ("king", "step"):                 # M2.2-M2.5, M3.2-M3.5: as M1
         plans = gen._steps(p, KINDS[p.kind].combat)
         if p.kind == "DO":
-            plans += gen._nudges(p)
+            plans += gen._nudges(p) if gen.nudges else []
         return plans
     if movement == "sub":
         return _sub(gen, p, sub_jet_combat(st.options))

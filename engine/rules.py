@@ -13,7 +13,7 @@ from .answerer import Answerer, answering, current_answerer
 from .board import capacity, coexists, distance, to_board
 from .errors import GameOverError, RuleError
 from .fire import check_fire, do_fire, legal_fires
-from .movegen import MOVE_RULE, MovePlan, describe, generate
+from .movegen import MOVE_RULE, MovePlan, describe, generate, piece_moves
 from .movetypes import MOVE_RULE as TYPE_RULE
 from .pieces import KINDS, native_levels
 from .state import GameState, Piece, enemy
@@ -226,6 +226,28 @@ def _allowed_moves(state: GameState, side: str) -> list[MovePlan]:
     return plans
 
 
+def _candidate_moves(state: GameState, side: str, desc: PieceDesc,
+                     nudges: bool = True) -> list[MovePlan]:
+    """``_allowed_moves`` restricted to the pieces a description fits, without generating every
+    piece's Moves: checking one Move (a peer's action, a replayed line) stays cheap."""
+    cached = state._cache.get(("allowed", side, state.turn))
+    if cached is not None:
+        return [pl for pl in cached if pl.move.piece == desc]
+    if state.turn.moved:
+        return []
+    try:
+        fits = resolve_all(state, desc, side)
+    except RuleError:
+        return []
+    plans = [pl for p in fits if _may_act(state, p.sid)
+             for pl in piece_moves(state, side, p, nudges)]
+    obliged = [q for q in (state.pieces.get(s) for s in sorted(state.turn.obliged))
+               if q is not None and q.side == side and q.level == "A" and _may_act(state, q.sid)]
+    if any(piece_moves(state, side, q) for q in obliged):        # RUL-22, RUL-44 (a)
+        plans = [pl for pl in plans if pl.sid in {q.sid for q in obliged}]
+    return plans
+
+
 def _may_act(state: GameState, sid: int) -> bool:
     """02/D23 one action per piece; RUL-11 ``stunned_may_act``."""
     p = state.pieces[sid]
@@ -252,7 +274,7 @@ def _check_move(state: GameState, action: Move) -> MovePlan:
             state.pieces[s].kind == e[0] and s not in hidden for s in state.at(e[1], e[2], GROUND))]
         action = replace(action, doze=tuple(seen))
     want = _norm(action)
-    for plan in _allowed_moves(state, side):
+    for plan in _candidate_moves(state, side, action.piece, nudges=bool(action.doze)):
         if _norm(plan.move) == want:
             return plan
     rule = MOVE_RULE[KINDS[p.kind].movement]
