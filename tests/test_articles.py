@@ -344,40 +344,7 @@ article ASH b4
 """
 
 
-def test_lock_at_pick_up_and_its_end_00_T20_RUL_19() -> None:
-    """00/T20, RUL-19, A-25: both White pieces start hidden; picking up ASH on b4 locks the
-    nearest hidden stealthy enemy, the Bulldozer (distance 2; the AAA is at 5). The lock holds
-    after the Bulldozer moves d6 -> d7 and ends when the Pawn drops the ASH."""
-    s = pos(T20)
-    aaa, dozer = 4, 5
-    assert hidden_from(s, "B") == {aaa, dozer}
-    s = play(s, "PU:CP(4,2)^ASH")
-    aid = s.pieces[2].arts[0]
-    assert s.locks == {("a", aid): dozer}
-    assert hidden_from(s, "B") == {aaa}
-    s = play(s, "MV:K(1,10)->(2,10)", "END", "MV:DO(6,4)1SH->(7,4)", "END")
-    assert s.locks == {("a", aid): dozer}
-    assert hidden_from(s, "B") == {aaa}
-    s = play(s, "DR:CP(4,2)1ASHvASH")
-    assert s.locks == {}
-    assert hidden_from(s, "B") == {aaa, dozer}
-    assert ground(s, "b4") == ["ASH"]
-
-
-def test_locked_source_does_not_detect_by_range_00_T20_variant_02_D14() -> None:
-    """00/T20 variant, RUL-18, 02/D14: a Black Stealth Pawn on b8 whose Anti-Stealth is locked
-    on the Bulldozer does not see the AAA on c9 (distance 1) unless stealth_range_detection is
-    on."""
-    text = """
-        piece B K j1 G
-        piece B SHP b8 G
-        piece W K j10 G
-        piece W AAA c9 G
-        piece W DO d6 G SH
-        lock b8 G d6 G
-    """
-    assert hidden_from(pos(text), "B") == {4}
-    assert hidden_from(pos(text, stealth_range_detection=True), "B") == frozenset()
+# 00/T20 itself and its range-detection variant: tests/test_scenarios_hidden.py
 
 
 def test_no_lock_on_a_submerged_piece_02_G37_RUL_18() -> None:
