@@ -1,0 +1,168 @@
+"""The computer opponent's choices: ``greedy`` and ``search`` over the bot's own beliefs.
+
+Both decide one action at a time (a turn is several actions, RUL-1) on states built from the
+bot's view (``engine.ai_sample``), never on the game state. A ``Budget`` counts nodes (one node
+= one ``apply_action`` on a belief state) and may also carry a deadline: a callable the caller
+passes in, returning True once its time is up. The engine reads no clock itself (docs/engine.md
+"The computer opponent"); with a node budget alone every choice is a function of the view,
+the legal actions and the seed.
+
+``search`` is determinized expectimax, two plies deep: for each of the best candidate actions
+by the greedy score, over several sampled hidden positions (``sample_state``): our action,
+the rest of our turn played by a material-greedy policy, End Turn (projectiles step, RUL-15),
+then the enemy's most damaging capture or Fire; the leaf is scored by ``evaluate``. Samples are
+added round-robin until the budget runs out, and the best mean wins.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from .actions import Action, EndTurn, Fire, Move, PickUp
+from .ai_eval import WIN, attacked_cells, evaluate, leaf_value, material, quick_evaluate
+from .ai_sample import Memory, sample_state, state_from_view
+from .errors import RuleError
+from .movegen import generate
+from .rules import apply_action, legal_actions
+from .state import GameState, enemy
+from .view import PlayerView
+
+
+@dataclass(slots=True)
+class Budget:
+    """How much a choice may spend: ``nodes`` applies, and ``deadline()`` if given."""
+
+    nodes: int = 3000
+    deadline: Callable[[], bool] | None = None
+    used: int = 0
+
+    def spent(self) -> bool:
+        """Whether the budget is exhausted (checked before each node)."""
+        return self.used >= self.nodes or (self.deadline is not None and self.deadline())
+
+    def apply(self, state: GameState, action: Action) -> GameState | None:
+        """One node: ``action`` applied to a belief state, or None if illegal there."""
+        self.used += 1
+        try:
+            return apply_action(state, action)
+        except RuleError:
+            return None
+
+
+def greedy_scores(state: GameState, actions: Sequence[Action], side: str, budget: Budget,
+                  rng: random.Random, exact: int = 10) -> list[tuple[float, int]]:
+    """(score, index) of every action, best first (the node count grows, the budget does not
+    cut this ranking short: the bot's floor is greedy play). Every action is scored by
+    ``quick_evaluate``; the ``exact`` best of those are scored again by ``evaluate`` (others
+    rank below them); a seeded tie-break below 0.01 orders equal scores."""
+    attacked = attacked_cells(state, enemy(side))
+    quick = []
+    for i, action in enumerate(actions):          # always complete: it is the baseline
+        new = budget.apply(state, action)
+        if new is None:
+            continue
+        tie = rng.random() * 0.01
+        quick.append((quick_evaluate(new, side, attacked) + tie, tie, i, new))
+    quick.sort(key=lambda t: (-t[0], t[2]))
+    out = []
+    for n, (q, tie, i, new) in enumerate(quick):
+        out.append((evaluate(new, side) + tie if n < exact else q - WIN, i))
+    out.sort(key=lambda t: (-t[0], t[1]))
+    return out
+
+
+def greedy_choice(view: PlayerView, memory: Memory, actions: Sequence[Action], seed_rng:
+                  random.Random, budget: Budget) -> Action:
+    """The action whose immediate result ``evaluate`` scores best on one belief state."""
+    state = sample_state(view, memory, seed_rng)
+    scored = greedy_scores(state, actions, view.player, budget, seed_rng)
+    return actions[scored[0][1]] if scored else actions[0]
+
+
+def _best_for(state: GameState, side: str, budget: Budget,
+              actions: Sequence[Action]) -> GameState | None:
+    """Among ``actions``, the one leaving the best ``material`` for ``side``, if it beats the
+    present by more than 0.05; else None."""
+    best, best_val = None, material(state, side) + 0.05
+    for action in actions:
+        if budget.spent():
+            break
+        new = budget.apply(state, action)
+        if new is not None and material(new, side) > best_val:
+            best, best_val = new, material(new, side)
+    return best
+
+
+def _enemy_reply(state: GameState, me: str, budget: Budget) -> GameState:
+    """The enemy's most damaging capture Move or Fire (by ``material``), or the state as is."""
+    if state.result is not None or state.side_to_move != enemy(me):
+        return state
+    them = enemy(me)
+    captures = [p.move for p in generate(state, them) if p.capture]
+    fires = [a for a in legal_actions(state) if isinstance(a, Fire)] \
+        if not state.options.move_only else []
+    best = _best_for(state, them, budget, captures + fires)
+    return best if best is not None else state
+
+
+def rollout(state: GameState, action: Action, me: str, budget: Budget) -> float | None:
+    """The value of ``action`` in one belief state: applied, our turn ended (RUL-1 end phase:
+    projectiles step, RUL-15), the enemy's best capture or Fire, ``leaf_value``. None when the
+    action is illegal there or the turn cannot end yet (no Move made: RUL-3)."""
+    st = budget.apply(state, action)
+    if st is None:
+        return None
+    if st.result is None and st.side_to_move == me:
+        if not st.turn.moved:
+            return None
+        st = budget.apply(st, EndTurn())
+        if st is None:
+            return None
+    st = _enemy_reply(st, me, budget)
+    return leaf_value(st, me)
+
+
+def search_choice(view: PlayerView, memory: Memory, actions: Sequence[Action],
+                  rng: random.Random, budget: Budget, width: int = 8) -> Action:
+    """Determinized expectimax (module docstring); at least the greedy choice."""
+    me = view.player
+    base = state_from_view(view)
+    first = sample_state(view, memory, rng, base)
+    ranked = greedy_scores(first, actions, me, budget, rng)
+    if not ranked:
+        return actions[0]
+    greedy = dict((i, s) for s, i in ranked)
+    if view.turn is not None and not view.turn.moved:
+        moves = [i for _s, i in ranked if isinstance(actions[i], Move)]
+        other = [i for _s, i in ranked if not isinstance(actions[i], Move)]
+        now = material(first, me)
+        for i in other[:4]:               # a clear material gain before the Move (RUL-1: any
+            new = budget.apply(first, actions[i])          # order); not a Fire into nothing
+            if not moves or (new is not None and material(new, me) >= now + 0.3):
+                return actions[i]
+        cands = moves[:width]
+    else:
+        cands = [i for _s, i in ranked[:width]]
+    if len(cands) == 1:
+        return actions[cands[0]]
+    total = {i: 0.0 for i in cands}
+    count = {i: 0 for i in cands}
+    samples = [first]
+    k = 0
+    while not budget.spent() and k < 64:
+        if k >= len(samples):
+            samples.append(sample_state(view, memory, rng, base))
+        for i in cands:
+            if budget.spent():
+                break
+            v = rollout(samples[k], actions[i], me, budget)
+            if v is not None:
+                total[i] += v
+                count[i] += 1
+        k += 1
+    full = [i for i in cands if count[i] > 0]
+    if not full:
+        return actions[cands[0]]
+    best = max(full, key=lambda i: (total[i] / count[i], greedy[i], -i))
+    return actions[best]
