@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .actions import (Action, Drop, EndTurn, Exchange, Fire, Move, PickUp, PieceDesc,
                       Reinforce, Result, Transport, Turn)
+from .ai import LEVELS as BOT_LEVELS, Bot
 from .answerer import Answerer, OmniscientAnswerer
 from .bot import random_action
 from .errors import GameOverError, RuleError, SaveError
@@ -16,7 +17,7 @@ from .state import GameState, deserialise, serialise, state_diff, state_hash
 from .view import PlayerView, history_for, observe, view_key
 
 __all__ = [
-    "Action", "Answerer", "Drop", "EndTurn", "Exchange", "Fire", "GameOverError", "GameState",
+    "Action", "Answerer", "BOT_LEVELS", "Bot", "Drop", "EndTurn", "Exchange", "Fire", "GameOverError", "GameState",
     "Move", "NotationError", "OmniscientAnswerer", "Options", "PickUp", "PieceDesc", "PlayerView",
     "Reinforce", "Result", "RuleError", "SaveError", "Transport", "Turn", "apply_action",
     "deserialise", "dumps", "format_action", "format_history", "format_turn", "history_for",

@@ -1,6 +1,9 @@
-"""A bot driver: plays seeded random legal actions and follows a simple setup script.
+"""A bot driver: plays the engine's computer opponent and follows a simple setup script.
 
-Used by ``wec host/join --bot random``, the tests and the benchmark. It measures, for each
+``level`` None plays the engine's seeded ``random_action`` (the historical network bot);
+``random``, ``greedy`` or ``search`` play ``engine.api.Bot`` from our own side's
+``observe()`` view alone (issue 11), ``seconds`` of thinking per turn.
+Used by ``wec host/join --bot LEVEL``, the tests and the benchmark. It measures, for each
 of its own actions, the time from "action taken" to "applied on both sides" (the peer's
 signed ok arrived and we applied it).
 """
@@ -22,8 +25,11 @@ class BotDriver:
     def __init__(self, engine: ModuleType, seed: int = 0, colour: str = "white", gov: str | None = None,
                  requests: list[dict[str, Any]] | None = None,
                  approve: Callable[[dict[str, Any]], bool] = lambda changes: True,
-                 approve_undo: bool = True, max_actions: int | None = None) -> None:
+                 approve_undo: bool = True, max_actions: int | None = None,
+                 level: str | None = None, seconds: float = 1.0) -> None:
         self.engine, self.rng, self.colour, self.gov = engine, random.Random(seed), colour, gov
+        self.bot = None if level is None else engine.Bot(level, seed=seed, clock=time.monotonic,
+                                                          seconds=seconds)
         self.requests = list(requests or [])
         self.approve, self.approve_undo, self.max_actions = approve, approve_undo, max_actions
         self.events: list[Event] = []
@@ -39,7 +45,7 @@ class BotDriver:
         if play.undo_asked is not None and play.undo_asked[0] == "peer":
             return play.answer_undo(self.approve_undo)
         if play.my_move() and (self.max_actions is None or self.actions < self.max_actions):
-            action = self.engine.random_action(play.state_value, self.rng)
+            action = self._choose(play)
             self._taken[play.index] = time.perf_counter()
             self.actions += 1
             return play.act(self.engine.format_action(action))
@@ -52,6 +58,13 @@ class BotDriver:
             start = self._taken.pop(event.data["index"] - 1, None)
             if start is not None:
                 self.latencies.append(time.perf_counter() - start)
+
+    def _choose(self, play: Any) -> Any:
+        state = play.state_value
+        if self.bot is None:
+            return self.engine.random_action(state, self.rng)
+        side = "B" if play.colour == "black" else "W"
+        return self.bot.choose(self.engine.observe(state, side), self.engine.legal_actions(state))
 
     def kinds(self) -> list[str]:
         """Kinds of the events seen so far."""

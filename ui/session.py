@@ -1,13 +1,14 @@
 """One local game: the state, who plays which side, the computer's moves and autosave.
 
 04/U17 hotseat: two people share the screen; each sees only ``observe(state, side to move)``
-and a privacy screen comes between turns. 04/U18 human vs computer: the engine's seeded random
-bot (``engine.api.random_action``) plays the other side and the human sees only their own
-view. Autosave writes the save file (04/U8, U52) after every finished turn.
+and a privacy screen comes between turns. 04/U18 human vs computer: the engine's computer opponent
+(``engine.api.Bot``, level random/greedy/search, deciding from its own ``observe()`` view only)
+plays the other side and the human sees only their own view. Autosave writes the save file (04/U8, U52) after every finished turn.
 """
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 
 from engine import api
@@ -22,9 +23,11 @@ class Session:
     """The game being played; scenes get views and commands from it, never the state."""
 
     def __init__(self, state: api.GameState, computer: str | None = None, seed: int = 1,
-                 save_path: str | Path | None = None) -> None:
+                 save_path: str | Path | None = None, level: str = "search",
+                 seconds: float = 1.0) -> None:
         self.state, self.computer, self.save_path = state, computer, save_path
         self.rng = random.Random(seed)
+        self.bot = api.Bot(level, seed=seed, clock=time.monotonic, seconds=seconds)
         self.privacy_pending = False
         self.play_computer()
 
@@ -67,7 +70,9 @@ class Session:
         """Let the computer play while it is its turn (its whole turn, ending with End Turn)."""
         while self.computer == self.state.side_to_move and self.state.result is None:
             before = self.state.side_to_move
-            self.state = api.apply_action(self.state, api.random_action(self.state, self.rng))
+            me = self.state.side_to_move
+            action = self.bot.choose(api.observe(self.state, me), api.legal_actions(self.state))
+            self.state = api.apply_action(self.state, action)
             if self.state.side_to_move != before or self.state.result is not None:
                 self._autosave()
 

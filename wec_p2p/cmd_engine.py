@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 
 from engine import api
 
@@ -14,8 +15,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("save", nargs="?", help="a save file (default: the standard start)")
     p.set_defaults(func=cmd_legal)
 
-    p = subparsers.add_parser("selfplay", help="play seeded random legal actions")
+    p = subparsers.add_parser("selfplay", help="play seeded random legal actions, or two bots")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--bot", choices=api.BOT_LEVELS,
+                   help="both sides play the computer opponent at this level, each from its own "
+                        "view (default: the historical seeded random actions)")
+    p.add_argument("--think", type=float, default=1.0, metavar="SECONDS",
+                   help="greedy/search thinking time per turn (default 1 s)")
     p.add_argument("--turns", type=int, default=100, help="stop after this many turns (plies)")
     p.add_argument("--save", help="write the game to this save file")
     p.add_argument("--quiet", action="store_true", help="print only the final state line")
@@ -51,8 +57,19 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     """Play ``--turns`` plies of seeded random actions; last line ``state <hash>``."""
     rng = random.Random(args.seed)
     state = api.new_game()
+    bots = {}
+    if args.bot is not None:
+        if args.think <= 0:
+            return _fail(f"--think must be positive, got {args.think}")
+        bots = {side: api.Bot(args.bot, seed=args.seed + n, clock=time.monotonic,
+                              seconds=args.think) for n, side in enumerate("BW")}
     while state.result is None and len(state.history) < args.turns:
-        state = api.apply_action(state, api.random_action(state, rng))
+        if bots:
+            me = state.side_to_move
+            action = bots[me].choose(api.observe(state, me), api.legal_actions(state))
+        else:
+            action = api.random_action(state, rng)
+        state = api.apply_action(state, action)
     if not args.quiet:
         for number, line in enumerate(state.history, start=1):
             print(f"{number:4d} {'B' if number % 2 else 'W'} {line}")

@@ -44,7 +44,11 @@ def register(subparsers: Any) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--bot", choices=["random"], help="play with a bot, without a screen")
+    p.add_argument("--bot", choices=["random", "greedy", "search"],
+                   help="play with a bot, without a screen: random (seeded random actions), "
+                        "greedy or search (the computer opponent, from our own view only)")
+    p.add_argument("--think", type=float, default=1.0, metavar="SECONDS",
+                   help="greedy/search thinking time per turn (default 1 s)")
     p.add_argument("--seed", type=int, default=0, help="bot random seed")
     p.add_argument("--colour", choices=["white", "black"], default="white", help="colour to ask for")
     p.add_argument("--gov", help="our government type (secret until both have chosen)")
@@ -77,7 +81,7 @@ def _run(args: argparse.Namespace, coro: Any) -> int:
     logging.basicConfig(level=logging.WARNING, format="wec: %(message)s")
     if args.bot is None:
         coro.close()
-        print("wec: interactive network play needs the game window; use --bot random here", file=sys.stderr)
+        print("wec: interactive network play needs the game window; use --bot random|greedy|search here", file=sys.stderr)
         return 2
     try:
         outcome: Outcome = asyncio.run(coro)
@@ -124,7 +128,8 @@ def _config(args: argparse.Namespace) -> tuple[NetConfig, BotDriver]:
     requests = [_parse_request(r) for r in args.request]
     reject = set(args.reject)
     bot = _PrintingBot(engine, seed=args.seed, colour=args.colour, gov=args.gov, requests=requests,
-                       approve=lambda changes: not (reject & set(changes)), show_turns=args.show_turns)
+                       approve=lambda changes: not (reject & set(changes)), show_turns=args.show_turns,
+                       level=None if args.bot == "random" else args.bot, seconds=args.think)
     return cfg, bot
 
 

@@ -10,11 +10,15 @@ def register(subparsers: Any) -> None:
     """Add ``wec play``."""
     p = subparsers.add_parser("play", help="play on this computer: hotseat or against the computer",
                               description="Open the board. Hotseat by default (a privacy screen "
-                                          "between turns); --vs-computer plays the engine's random bot.")
+                                          "between turns); --vs-computer plays the computer opponent.")
     p.add_argument("--vs-computer", action="store_true", help="the computer plays the other side")
     p.add_argument("--side", choices=("black", "white"), default="black",
                    help="your side against the computer (Black moves first)")
     p.add_argument("--seed", type=int, default=1, help="seed of the computer's random choices")
+    p.add_argument("--bot", choices=("random", "greedy", "search"), default="search",
+                   help="the computer's level (default search)")
+    p.add_argument("--think", type=float, default=1.0, metavar="SECONDS",
+                   help="the computer's thinking time per turn (default 1 s)")
     p.add_argument("--load", metavar="SAVE", help="continue a saved game")
     p.add_argument("--save", metavar="SAVE", help="autosave here after every turn")
     p.add_argument("--script", help="play these steps without waiting for input, then quit "
@@ -42,7 +46,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"wec play: cannot load the game: {exc}")
         return 2
     computer = ("W" if args.side == "black" else "B") if args.vs_computer else None
-    session = Session(state, computer=computer, seed=args.seed, save_path=args.save)
+    if args.think <= 0:
+        print(f"wec play: --think must be positive, got {args.think}")
+        return 2
+    session = Session(state, computer=computer, seed=args.seed, save_path=args.save,
+                      level=args.bot, seconds=args.think)
     pygame.display.init()   # no mixer: the game has no sound yet
     try:
         pygame.display.set_caption("WEC — Weaponized Chess")
