@@ -20,13 +20,15 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from .actions import Action, EndTurn, Fire, Move, PickUp
-from .ai_eval import WIN, attacked_cells, evaluate, leaf_value, material, quick_evaluate
+from .ai_eval import WIN, attacked_cells, evaluate, material, quick_evaluate
 from .ai_sample import Memory, sample_state, state_from_view
 from .errors import RuleError
 from .movegen import generate
 from .rules import apply_action, legal_actions
 from .state import GameState, enemy
 from .view import PlayerView
+
+SAMPLES = 6                        # sampled hidden positions per candidate, when there are ghosts
 
 
 @dataclass(slots=True)
@@ -94,22 +96,23 @@ def _best_for(state: GameState, side: str, budget: Budget,
     return best
 
 
-def _enemy_reply(state: GameState, me: str, budget: Budget) -> GameState:
-    """The enemy's most damaging capture Move or Fire (by ``material``), or the state as is."""
-    if state.result is not None or state.side_to_move != enemy(me):
+def _capture_reply(state: GameState, side: str, budget: Budget) -> GameState:
+    """``side``'s most damaging capture Move or Fire (by ``material``), if it gains anything;
+    else the state as it is."""
+    if state.result is not None or state.side_to_move != side:
         return state
-    them = enemy(me)
-    captures = [p.move for p in generate(state, them) if p.capture]
+    captures = [p.move for p in generate(state, side) if p.capture]
     fires = [a for a in legal_actions(state) if isinstance(a, Fire)] \
         if not state.options.move_only else []
-    best = _best_for(state, them, budget, captures + fires)
+    best = _best_for(state, side, budget, captures + fires)
     return best if best is not None else state
 
 
 def rollout(state: GameState, action: Action, me: str, budget: Budget) -> float | None:
     """The value of ``action`` in one belief state: applied, our turn ended (RUL-1 end phase:
-    projectiles step, RUL-15), the enemy's best capture or Fire, ``leaf_value``. None when the
-    action is illegal there or the turn cannot end yet (no Move made: RUL-3)."""
+    projectiles step, RUL-15), the enemy's best capture or Fire, our best answer of the same
+    kind, then ``evaluate``. None when the action is illegal there or the turn cannot end
+    yet (no Move made: RUL-3)."""
     st = budget.apply(state, action)
     if st is None:
         return None
@@ -119,8 +122,13 @@ def rollout(state: GameState, action: Action, me: str, budget: Budget) -> float 
         st = budget.apply(st, EndTurn())
         if st is None:
             return None
-    st = _enemy_reply(st, me, budget)
-    return leaf_value(st, me)
+    replied = _capture_reply(st, enemy(me), budget)
+    if replied is not st:
+        st = replied
+        ended = budget.apply(st, EndTurn()) if st.result is None else None
+        if ended is not None:             # a capture Move: the enemy's turn can end (RUL-3)
+            st = _capture_reply(ended, me, budget)
+    return evaluate(st, me)
 
 
 def search_choice(view: PlayerView, memory: Memory, actions: Sequence[Action],
@@ -141,27 +149,37 @@ def search_choice(view: PlayerView, memory: Memory, actions: Sequence[Action],
             new = budget.apply(first, actions[i])          # order); not a Fire into nothing
             if not moves or (new is not None and material(new, me) >= now + 0.3):
                 return actions[i]
-        cands = moves[:width]
+        pool = moves
     else:
-        cands = [i for _s, i in ranked[:width]]
+        pool = [i for _s, i in ranked]
+    cands = pool[:width]
     if len(cands) == 1:
         return actions[cands[0]]
-    total = {i: 0.0 for i in cands}
-    count = {i: 0 for i in cands}
+    total: dict[int, float] = {}
+    count: dict[int, int] = {}
     samples = [first]
+    rounds = SAMPLES if memory.ghosts else 1      # no ghost: every sample is the same position
     k = 0
-    while not budget.spent() and k < 64:
+    while not budget.spent():
+        if k >= rounds:                   # every sample done: widen by the next candidates
+            if len(cands) >= len(pool):
+                break
+            cands = pool[:len(cands) + width]
+            k = 0
         if k >= len(samples):
             samples.append(sample_state(view, memory, rng, base))
         for i in cands:
             if budget.spent():
                 break
+            if count.get(i, 0) > k:
+                continue
             v = rollout(samples[k], actions[i], me, budget)
-            if v is not None:
-                total[i] += v
-                count[i] += 1
+            total[i] = total.get(i, 0.0) + (v if v is not None else 0.0)
+            count[i] = count.get(i, 0) + 1
+            if v is None:
+                total[i] = float("-inf")
         k += 1
-    full = [i for i in cands if count[i] > 0]
+    full = [i for i in cands if count.get(i, 0) > 0 and total[i] != float("-inf")]
     if not full:
         return actions[cands[0]]
     best = max(full, key=lambda i: (total[i] / count[i], greedy[i], -i))

@@ -36,11 +36,12 @@ class Stats:
 
 def play_game(a: str, b: str, a_black: bool, seed: int, options: api.Options, max_plies: int,
               margin: float, seconds: float, stats: dict[str, Stats],
-              nodes: int | None = None) -> tuple[str, str, int]:
+              nodes: int | None = None, clock: bool = True) -> tuple[str, str, int]:
     """One game; returns (winner "a"/"b"/"draw", how it ended, plies)."""
     black, white = (a, b) if a_black else (b, a)
-    bots = {"B": Bot(black, seed=seed, nodes=nodes, clock=time.monotonic, seconds=seconds),
-            "W": Bot(white, seed=seed + 1, nodes=nodes, clock=time.monotonic, seconds=seconds)}
+    tick = time.monotonic if clock else None
+    bots = {"B": Bot(black, seed=seed, nodes=nodes, clock=tick, seconds=seconds),
+            "W": Bot(white, seed=seed + 1, nodes=nodes, clock=tick, seconds=seconds)}
     state = api.new_game(options)
     turn_time, turn_ply = 0.0, state.ply
     while state.result is None and len(state.history) < max_plies:
@@ -112,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=DEFAULT_SECONDS,
                    help="thinking time per turn of greedy and search (default 1 s)")
     p.add_argument("--nodes", type=int, help="node budget per choice (default: per level)")
+    p.add_argument("--no-clock", action="store_true",
+                   help="node budgets only (reproducible games; time is measured, not limited)")
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)
     try:
@@ -128,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         a_black = g % 2 == 0
         winner, how, plies = play_game(args.a, args.b, a_black, args.seed + 2 * g, options,
                                        args.max_plies, args.margin, args.seconds, stats,
-                                       args.nodes)
+                                       args.nodes, not args.no_clock)
         row = tally["a" if a_black else "b"]
         row[{"a": 0, "draw": 1, "b": 2}[winner]] += 1
         ends[how] += 1
@@ -137,7 +140,8 @@ def main(argv: list[str] | None = None) -> int:
               flush=True)
     wall = time.perf_counter() - wall
     print(f"\n{args.a} (A) vs {args.b} (B), {args.games} games, movement {args.movement}, "
-          f"cap {args.max_plies} plies, margin {args.margin}, {args.seconds:g} s per turn")
+          f"cap {args.max_plies} plies, margin {args.margin}, "
+          + ("node budgets only" if args.no_clock else f"{args.seconds:g} s per turn"))
     print(f"{'A as':<8}{'games':>7}{'A wins':>8}{'draws':>7}{'A losses':>10}")
     for name, key in (("Black", "a"), ("White", "b")):
         w, d, l = tally[key]
