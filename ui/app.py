@@ -16,7 +16,7 @@ from engine.notation import parse_action
 
 from .board_view import DrawnToken
 from .layout import LAYOUT, cell_rect
-from .scenes import Apply, Dismiss, GameScene, PrivacyScene, Quit, Undo
+from .scenes import Apply, Dismiss, GameScene, Hint, PrivacyScene, Quit, SwitchSides, Undo
 from .session import Session
 
 __all__ = ["Driver", "script_events", "state_summary", "run"]
@@ -43,7 +43,7 @@ class Driver:
         self.drawn = self.scene.draw(self.surface)
         return self.running
 
-    def handle(self, out: Apply | Undo | Quit | Dismiss) -> None:
+    def handle(self, out: Apply | Undo | Quit | Dismiss | Hint | SwitchSides) -> None:
         """Carry out one scene output."""
         if isinstance(out, Quit):
             self.running = False
@@ -53,6 +53,11 @@ class Driver:
             self._after(self.session.apply(out.action))
         elif isinstance(out, Undo):
             self._after(self.session.undo())
+        elif isinstance(out, Hint) and isinstance(self.scene, GameScene):
+            hint, error = self.session.hint()
+            self.scene.status, self.scene.error = hint, error
+        elif isinstance(out, SwitchSides):
+            self._after(self.session.switch_sides())
 
     def _after(self, error: str | None) -> None:
         if error is not None:

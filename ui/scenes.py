@@ -45,7 +45,15 @@ class Dismiss(NamedTuple):
     """The privacy screen was dismissed."""
 
 
-Output = Union[Apply, Undo, Quit, Dismiss]
+class Hint(NamedTuple):
+    """The player asked the computer for a hint for their side (H; issue 11)."""
+
+
+class SwitchSides(NamedTuple):
+    """The player asked to swap colours with the computer (S; 04/U18, not in competitive games)."""
+
+
+Output = Union[Apply, Undo, Quit, Dismiss, Hint, SwitchSides]
 _ARROWS = {pygame.K_UP: (1, 0), pygame.K_DOWN: (-1, 0), pygame.K_LEFT: (0, -1), pygame.K_RIGHT: (0, 1)}
 
 
@@ -119,6 +127,10 @@ class GameScene:
             return self._end_turn()
         if key == pygame.K_z:
             return [Undo()]
+        if key == pygame.K_h:
+            return [Hint()]
+        if key == pygame.K_s:
+            return [SwitchSides()]
         if key == pygame.K_ESCAPE:
             self.selection, self.group, self.pending = None, [], []
             return []

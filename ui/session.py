@@ -28,6 +28,7 @@ class Session:
         self.state, self.computer, self.save_path = state, computer, save_path
         self.rng = random.Random(seed)
         self.bot = api.Bot(level, seed=seed, clock=time.monotonic, seconds=seconds)
+        self.helper = api.Bot(level, seed=seed + 1, clock=time.monotonic, seconds=seconds)
         self.privacy_pending = False
         self.play_computer()
 
@@ -64,6 +65,27 @@ class Session:
             self.state = api.undo(self.state)
         except api.RuleError as exc:
             return str(exc)
+        return None
+
+    def hint(self) -> tuple[str, bool]:
+        """The computer's suggestion for the human's next action, from the human's view alone
+        (issue 11); (status text, is it an error)."""
+        me = self.state.side_to_move
+        if self.state.result is not None or (self.computer is not None and me == self.computer):
+            return "no hint: it is not your turn", True
+        action = self.helper.choose(api.observe(self.state, me), api.legal_actions(self.state))
+        return f"hint: {api.format_action(action)}", False
+
+    def switch_sides(self) -> str | None:
+        """04/U18: swap colours with the computer; refused in a competitive game (02/D24) and
+        in hotseat. Returns why not, or None (the computer then plays if it is its turn)."""
+        if self.computer is None:
+            return "switching sides needs a game against the computer (04/U18)"
+        if self.state.options.competitive:
+            return "02/D24: sides cannot be switched in a competitive game"
+        self.computer = "W" if self.computer == "B" else "B"
+        self.bot, self.helper = self.helper, self.bot
+        self.play_computer()
         return None
 
     def play_computer(self) -> None:
