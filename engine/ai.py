@@ -8,7 +8,8 @@ views, its legal actions and the seed, nothing else: it cannot peek (tests/test_
 actions are computable from the view (moves treat hidden enemies as absent, 03/M0.11), so the
 caller passing ``legal_actions(state)`` hands over nothing hidden.
 
-The budget is in nodes (``Budget.nodes``). A wall-clock limit is the caller's: pass ``clock``
+The budget is in nodes (``Budget.nodes``; a third of it for the choices after the turn's Move,
+which matter less than the Move). A wall-clock limit is the caller's: pass ``clock``
 (a callable giving seconds, e.g. ``time.monotonic``) and ``seconds`` per turn; the bot then
 also stops each choice when its share of the turn's time is used (the first action of a turn
 gets 60 % of what is left, later ones half). With a clock the choice depends on the machine's
@@ -64,7 +65,8 @@ class Bot:
         if self.level == "random":
             self.last_nodes = 0
             return _random(view, actions, rng)
-        budget = Budget(self.nodes, self._deadline(view))
+        moved = view.turn is not None and view.turn.moved
+        budget = Budget(self.nodes // 3 if moved else self.nodes, self._deadline(view))
         if budget.deadline is not None and budget.deadline():
             ends = [a for a in actions if isinstance(a, EndTurn)]
             if ends:                      # the turn's time is up: end it where allowed

@@ -47,6 +47,10 @@ def register(subparsers: Any) -> None:
                                           "a local licence endpoint, two installations, discovery, pairing, "
                                           "negotiation and a complete bot game. Needs no root and no internet.")
     p.add_argument("--seed", type=int, default=1, help="seed of the host's bot (the guest uses seed+1)")
+    p.add_argument("--bot", choices=("random", "greedy", "search"), default="random",
+                   help="level of both peers' bots (default random: the fastest demo)")
+    p.add_argument("--think", type=float, default=1.0, metavar="SECONDS",
+                   help="greedy/search thinking time per turn")
     p.add_argument("--timeout", type=float, default=120.0, help="give up after this many seconds")
     p.add_argument("--keep", action="store_true", help="keep the temporary directory (data dirs, logs, saves)")
     p.set_defaults(func=run)
@@ -55,7 +59,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the demo; 0 if the game finished and every check passed."""
     root = Path(tempfile.mkdtemp(prefix="wec-demo-"))
-    demo = _Demo(root, args.seed, args.timeout)
+    demo = _Demo(root, args.seed, args.timeout, args.bot, args.think)
     try:
         demo.run()
         return 0
@@ -83,8 +87,10 @@ class _Proc:
 
 
 class _Demo:
-    def __init__(self, root: Path, seed: int, timeout: float) -> None:
+    def __init__(self, root: Path, seed: int, timeout: float, bot: str = "random",
+                 think: float = 1.0) -> None:
         self.root, self.seed = root, seed
+        self.bot = ["--bot", bot, "--think", str(think)]
         self.t0 = time.monotonic()
         self.deadline = self.t0 + timeout
         self.events: queue.Queue[tuple[_Proc, str | None]] = queue.Queue()
@@ -102,11 +108,11 @@ class _Demo:
         key = self._add_key()
         dirs = {name: self._installation(name) for name in ("bob", "alice")}
         host = self._peer("Bob/host", dirs["bob"][0], pub, key, endpoint, [
-            "host", "--bot", "random", "--seed", str(self.seed), "--interface", LOOPBACK, "--name", "Bob",
+            "host", *self.bot, "--seed", str(self.seed), "--interface", LOOPBACK, "--name", "Bob",
             "--auto-confirm", "--colour", "white", "--reject", "stun_range", "--show-turns"])
         self._until(host, lambda line: line.startswith("advertised over mDNS"))
         guest = self._peer("Alice/join", dirs["alice"][0], pub, key, endpoint, [
-            "join", dirs["bob"][1][:16], "--bot", "random", "--seed", str(self.seed + 1), "--interface", LOOPBACK,
+            "join", dirs["bob"][1][:16], *self.bot, "--seed", str(self.seed + 1), "--interface", LOOPBACK,
             "--name", "Alice", "--auto-confirm", "--colour", "white", "--timeout", "10",
             *(arg for request in REQUESTS for arg in ("--request", request))])
         self._until_exit([host, guest])
