@@ -49,12 +49,6 @@ def material(state: GameState, side: str) -> float:
     return score
 
 
-def threats(state: GameState, side: str) -> tuple[float, float]:
-    """(most valuable piece of ``side`` an enemy Move could take, the same for ``side``'s Moves
-    against the enemy): combat Moves into occupied enemy cells, 03/M0.7."""
-    return _best_capture(state, enemy(side)), _best_capture(state, side)
-
-
 def _best_capture(state: GameState, attacker: str) -> float:
     best = 0.0
     for p in list(state.pieces.values()):
@@ -123,14 +117,3 @@ def evaluate(state: GameState, side: str) -> float:
     score -= 0.4 * government_danger(state, side) - 0.2 * government_danger(state, enemy(side))
     return score
 
-
-def leaf_value(state: GameState, side: str) -> float:
-    """The search's leaf score, ``side`` to move next: ``material`` and the threat balance
-    (each side's most valuable piece the other's Moves could take; ours capped at a secondary
-    piece's value, as the enemy will answer a threat on its primary piece)."""
-    score = material(state, side)
-    if state.result is not None:
-        return score
-    mine = min(_best_capture(state, side), 9.0)       # the enemy moved: it can dodge one
-    return score + 0.25 * mine - 0.35 * _best_capture(state, enemy(side)) \
-        - 0.4 * government_danger(state, side)

@@ -7,11 +7,12 @@ passes in, returning True once its time is up. The engine reads no clock itself 
 "The computer opponent"); with a node budget alone every choice is a function of the view,
 the legal actions and the seed.
 
-``search`` is determinized expectimax, two plies deep: for each of the best candidate actions
-by the greedy score, over several sampled hidden positions (``sample_state``): our action,
-the rest of our turn played by a material-greedy policy, End Turn (projectiles step, RUL-15),
-then the enemy's most damaging capture or Fire; the leaf is scored by ``evaluate``. Samples are
-added round-robin until the budget runs out, and the best mean wins.
+``search`` is determinized expectimax, two plies and a capture answer deep: for each of the
+best candidate actions by the greedy ranking, over sampled hidden positions (``sample_state``):
+our action, End Turn (projectiles step, RUL-15), the enemy's most damaging capture Move or
+Fire, our best capture answer, then ``evaluate``. Candidates are rolled out round-robin over
+the samples (one sample when no hidden enemy is remembered), then the next candidates of the
+ranking, until the budget runs out; the best mean wins.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from .actions import Action, EndTurn, Fire, Move, PickUp
+from .actions import Action, EndTurn, Fire, Move
 from .ai_eval import WIN, attacked_cells, evaluate, material, quick_evaluate
 from .ai_sample import Memory, sample_state, state_from_view
 from .errors import RuleError
