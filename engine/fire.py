@@ -9,12 +9,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .actions import AIR, GROUND, SUB, Fire, Result
-from .answerer import current_answerer
 from .board import KING_STEPS, can_enter, distance, on_board, to_board
-from .effects import Hit, resolve_hits
+from .board_ops import track_leave, truly_enterable
+from .descs import describe, resolve_all
+from .effects import Hit, arrival_hits, resolve_hits
 from .errors import RuleError
-from .movegen import describe
 from .pieces import KINDS, TRANSPORTS, WEAPONS
+from .projectiles import create
+from .questions import current_answerer
 from .state import GameState, Piece
 from .visibility import hidden_from, reveal, stealthy, submerged
 
@@ -253,8 +255,6 @@ def check_fire(state: GameState, action: Fire) -> FirePlan:
     When several pieces fit the description exactly (docs/rulings.md E-6), the lowest serial
     that may make this Fire makes it.
     """
-    from .rules import resolve_all
-
     first_error: RuleError | None = None
     for p in resolve_all(state, action.piece, state.side_to_move):
         try:
@@ -397,8 +397,6 @@ def _restricted_rocket(state: GameState, p: Piece, action: Fire, k: int) -> None
 
 def _launch(state: GameState, p: Piece, action: Fire, k: int) -> None:
     """RUL-15, RUL-16: a directed or homing projectile at the launcher's level."""
-    from .projectiles import create
-
     kind = LAUNCHED[_weapon(action.article)]
     if action.target is None:
         dr, dc = action.row - p.row, action.col - p.col
@@ -415,9 +413,6 @@ def _launch(state: GameState, p: Piece, action: Fire, k: int) -> None:
 
 def _bike(state: GameState, p: Piece, action: Fire) -> None:
     """RUL-30: the rider moves at once; a hidden piece on the way makes it crash (HQ-12)."""
-    from .projectiles import arrival_hits
-    from .rules import track_leave
-
     dr = (action.row > p.row) - (action.row < p.row)
     dc = (action.col > p.col) - (action.col < p.col)
     n = max(abs(action.row - p.row), abs(action.col - p.col))
@@ -434,9 +429,6 @@ def _bike(state: GameState, p: Piece, action: Fire) -> None:
 
 def _take_off(state: GameState, p: Piece, action: Fire, plan: FirePlan) -> None:
     """RUL-31: rise to the Air (Jump Pack) or dive to the Sub level (Scuba) in place."""
-    from .projectiles import arrival_hits
-    from .rules import track_leave
-
     level = AIR if plan.weapon == "JP" else SUB
     t = state.turn
     state.turn = replace(t, transported=t.transported | {p.sid})
@@ -448,13 +440,3 @@ def _take_off(state: GameState, p: Piece, action: Fire, plan: FirePlan) -> None:
     state.move_piece(p.sid, p.row, p.col, level, origin=False,
                      trip=(plan.aids[0], level, state.ply, state.turn.fires, path))
     arrival_hits(state, [p.sid])
-
-
-def truly_enterable(state: GameState, p: Piece, cell: tuple[int, int, str]) -> bool:
-    """Legally enterable counting hidden pieces too, asked of the answerer (HQ-12)."""
-    if current_answerer().hidden_on(state, p.side, [cell]):
-        return False
-    moved = replace(p, row=cell[0], col=cell[1], level=cell[2])
-    return can_enter(state, [moved], *cell, capture=False,
-                     hidden=hidden_from(state, p.side))
-
