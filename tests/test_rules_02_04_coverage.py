@@ -172,9 +172,9 @@ def test_03_m1_5_aaa_one_square_any_direction_non_combat():
 def test_03_m2_9_standard_chess_cleric_moves_exactly_range_diagonally():
     """03/M2.9: under Standard Chess movement a Cleric moves diagonally exactly `range` squares,
     not to the edge like a bishop. From c2 (row 2, col 3) the only diagonal with 7 squares on
-    the board reaches j9 (7,7); range 6 reaches i8; range 8 reaches nothing ((8,8) is j10's
-    neighbour off the board: col 11). A piece on f5, on the path, removes j9; a White piece on
-    j9 is taken (combat, M1.9.4)."""
+    the board reaches j9 (7,7); range 6 reaches i8; range 8 reaches nothing ((8,8) from c2 is
+    row 10, column 11, off the board). A piece on f5, on the path d3-i8, removes j9; a White
+    piece on j9 is taken (combat, M1.9.4)."""
     text = KINGS.replace("j10", "a10") + "piece B CL< c2 G\n"
     assert dests(pos(text, movement_type="standard_chess"), "c2") == {"j9"}
     assert dests(pos(text, movement_type="standard_chess", cleric_range=6), "c2") == {"i8"}
