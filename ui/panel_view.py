@@ -36,7 +36,7 @@ def draw_bar(surface: pygame.Surface, title: str, lay: Layout = LAYOUT) -> None:
     """04/U4, U32: the task bar with the turn actions and their keys."""
     surface.fill(theme.BAR, pygame.Rect(0, 0, lay.width, lay.bar))
     text = title + "   |   " + "   ".join(BAR_ITEMS)
-    surface.blit(theme.font(18).render(text, True, theme.TEXT), (8, 7))
+    surface.blit(theme.text(18, text, theme.TEXT), (8, 7))
 
 
 def draw_panel(surface: pygame.Surface, heading: str, items: Sequence[str], cursor: int,
@@ -44,28 +44,26 @@ def draw_panel(surface: pygame.Surface, heading: str, items: Sequence[str], curs
     """The End Turn button, the action list (rows ``top``.. with ``cursor`` marked) and history."""
     button = end_button(lay)
     pygame.draw.rect(surface, theme.HIGHLIGHT if can_end else theme.DIM, button, border_radius=4)
-    surface.blit(theme.font(20).render("End Turn (E)", True, (0, 0, 0)), (button.x + 8, button.y + 5))
-    f = theme.font(18)
-    surface.blit(f.render(heading, True, theme.TEXT), (lay.panel_x, lay.board_y + 36))
+    surface.blit(theme.text(20, "End Turn (E)", (0, 0, 0)), (button.x + 8, button.y + 5))
+    surface.blit(theme.text(18, heading, theme.TEXT), (lay.panel_x, lay.board_y + 36))
     for i, text in enumerate(items[top:top + LIST_ROWS]):
         rect = list_row_rect(i, lay)
         if top + i == cursor:
             pygame.draw.rect(surface, theme.BAR, rect)
-        surface.blit(f.render(_fit(f, text, rect.width - 8), True, theme.TEXT), (rect.x + 4, rect.y + 2))
+        surface.blit(theme.text(18, theme.fit(18, text, rect.width - 8), theme.TEXT), (rect.x + 4, rect.y + 2))
     y = list_row_rect(LIST_ROWS, lay).y + 12
-    surface.blit(f.render("History (04/U26)", True, theme.DIM), (lay.panel_x, y))
-    small = theme.font(16)
+    surface.blit(theme.text(18, "History (04/U26)", theme.DIM), (lay.panel_x, y))
     shown = list(history)[-(max(1, (lay.height - y - 50) // 16)):]
     for j, line in enumerate(shown):
-        text = _fit(small, line, lay.width - lay.panel_x - 10)
-        surface.blit(small.render(text, True, theme.TEXT), (lay.panel_x, y + 20 + j * 16))
+        text = theme.fit(16, line, lay.width - lay.panel_x - 10)
+        surface.blit(theme.text(16, text, theme.TEXT), (lay.panel_x, y + 20 + j * 16))
 
 
 def draw_status(surface: pygame.Surface, text: str, error: bool, lay: Layout = LAYOUT) -> None:
     """The status line under the board: the last RuleError's message, or a hint."""
     y = lay.board_y + lay.board_size + 8
     colour = theme.ERROR if error else theme.TEXT
-    surface.blit(theme.font(20).render(text, True, colour), (lay.board_x, y))
+    surface.blit(theme.text(20, text, colour), (lay.board_x, y))
 
 
 def draw_privacy(surface: pygame.Surface, side_name: str, lay: Layout = LAYOUT) -> None:
@@ -75,11 +73,3 @@ def draw_privacy(surface: pygame.Surface, side_name: str, lay: Layout = LAYOUT) 
     img = f.render(f"Pass the laptop to {side_name} — press any key", True, theme.TEXT)
     surface.blit(img, img.get_rect(center=(lay.width // 2, lay.height // 2)))
 
-
-def _fit(f: pygame.font.Font, text: str, width: int) -> str:
-    """``text`` cut with an ellipsis to fit ``width`` pixels."""
-    if f.size(text)[0] <= width:
-        return text
-    while text and f.size(text + "…")[0] > width:
-        text = text[:-1]
-    return text + "…"
