@@ -43,9 +43,11 @@ def test_01_R10_10_swap_exchanges_both_articles() -> None:
 
 
 def test_01_R10_10_exchange_range_is_next_to_each_other() -> None:
-    """01/R10.10, A-17: two ordinary pieces two squares apart (e4, e6) cannot exchange."""
+    """01/R10.10, A-17: two ordinary pieces two squares apart (e4, e6) cannot exchange: none is
+    offered and asking for one is refused naming A-17."""
     s = pos(KINGS + "piece B TA> e4 G FL\npiece B DS e6 G\n")
     assert not any(a.startswith("EX:") for a in legal(s))
+    refused(s, "EX:TA(4,5)1FL>->FL->DS(6,5)", "A-17")
 
 
 # -- 01/R10.11: a stunned piece drops everything -------------------------------------------------

@@ -13,7 +13,6 @@ import pytest
 
 from engine import api
 from engine.position import format_position, parse_position
-from engine.view import history_for
 from engine.visibility import hidden_from
 from engine_helpers import at, ground, held, one, play, pos
 
@@ -38,11 +37,11 @@ def test_01_R14_12_hidden_activity_left_out_until_the_game_ends() -> None:
     is over, and Black's history shows the AAA's Move in full."""
     s = pos("to-move W\npiece B K e4 G\npiece W K e5 G\npiece W AAA i9 G\n", competitive=True)
     s = play(s, "MV:AAA(9,9)->(9,8)", "END")
-    assert history_for(s, "B") == ["MV:?"]
-    assert history_for(s, "W") == ["MV:AAA(9,9)->(9,8)"]
+    assert api.history_for(s, "B") == ["MV:?"]
+    assert api.history_for(s, "W") == ["MV:AAA(9,9)->(9,8)"]
     s = play(s, "MV:K(4,5)->(5,5)")
     assert api.outcome(s) == "black"
-    assert history_for(s, "B")[0] == "MV:AAA(9,9)->(9,8)"
+    assert api.history_for(s, "B")[0] == "MV:AAA(9,9)->(9,8)"
 
 
 # -- 01/R19.1, R19.3, R19.5, R19.6: the board editor -----------------------------------------------

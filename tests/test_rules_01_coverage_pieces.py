@@ -97,7 +97,8 @@ def test_01_R9_1_government_type_fixes_the_government_pieces(black: str, white: 
     s = api.new_game(api.Options(gov_black=black, gov_white=white))
     gov_kinds = {k for pair in GOV.values() for k in pair}
     for side, gov in (("B", black), ("W", white)):
-        on_board = sorted(p.kind for p in s.pieces.values() if p.side == side and p.kind in gov_kinds)
+        on_board = sorted(p.kind for p in s.pieces.values()
+                          if p.side == side and p.kind in gov_kinds)
         assert on_board == sorted(GOV[gov])
         waiting = [k for (o, k, _h) in s.reinforcements.values() if o == side and k in gov_kinds]
         assert waiting == [GOV[gov][1]]
@@ -247,7 +248,7 @@ def test_01_R15_6_nudge_moves_one_coincident_and_at_most_four_adjacent() -> None
     assert api.state_hash(s) == before
 
 
-# -- 01/R15.11: the Bike ----------------------------------------------------------------------------
+# -- 01/R15.11: the Bike -------------------------------------------------------------------------
 
 def test_01_R15_11_bike_one_square_never_capturing() -> None:
     """01/R15.11, RUL-30: a Destroyer's Bike takes it one square in any direction along the

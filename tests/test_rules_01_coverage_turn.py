@@ -11,7 +11,6 @@ import pytest
 
 from engine import api
 from engine.pieces import KINDS
-from engine.position import parse_position
 from engine.visibility import hidden_from
 from engine_helpers import at, ground, held, legal, moves_of, one, play, pos, refused, setup_json
 from fire_helpers import on_trip
