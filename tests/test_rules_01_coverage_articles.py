@@ -156,6 +156,7 @@ piece W PR e6 G
 piece W DO e6 G
 piece W DS e8 G
 piece W FP f7 G moved
+piece W CL< d7 G
 """
 
 
@@ -191,3 +192,17 @@ def test_01_R17_2_mixed_cell_ends_when_one_piece_is_destroyed() -> None:
     assert [(p.kind, p.side) for p in at(s, "e6")] == [("PR", "W")]
     s = play(s, "MV:DS(7,5)->(6,5)")
     assert sorted((p.kind, p.side) for p in at(s, "e6")) == [("DS", "W"), ("PR", "W")]
+
+
+def test_01_R17_2_mixed_cell_ends_when_converted_back() -> None:
+    """01/R17.2: White's Cleric on d7 converts the Bulldozer on e6 back (the President, White,
+    is unaffected, R12.7). e6 then holds White pieces only, so it is an ordinary enemy cell:
+    the Black King on d5, refused entry while it was mixed, now captures into it, taking both
+    pieces (A-28) and with them the President: Black wins (RUL-2)."""
+    s = play(_mixed(), "MV:K(1,1)->(1,2)", "END", "FI:CS/CL(7,4)<->(6,5)")
+    assert sorted((p.kind, p.side) for p in at(s, "e6")) == [("DO", "W"), ("PR", "W")]
+    s = play(s, "MV:DS(8,5)->(8,6)", "END")
+    assert "MV:K(5,4)->(6,5)" in legal(s)
+    s = play(s, "MV:K(5,4)->(6,5)")
+    assert [(p.kind, p.side) for p in at(s, "e6")] == [("K", "B")]
+    assert api.outcome(s) == "black"

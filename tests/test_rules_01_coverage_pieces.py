@@ -230,7 +230,8 @@ def test_01_R8_3_bulldozer_has_no_inherent_ability() -> None:
 def test_01_R15_6_nudge_moves_one_coincident_and_at_most_four_adjacent() -> None:
     """01/R15.6, RUL-26: with the co-located Flamer Pawn and five friendly Pawns on d3, e3, f3,
     d5 and f5, every nudge takes the co-located Pawn first plus at most 4 adjacent pieces (6
-    pieces with the Bulldozer); a 4-adjacent nudge is offered, and one naming all 5 is refused."""
+    pieces with the Bulldozer); a 4-adjacent nudge is offered, and one naming all 5 is refused
+    naming RUL-26."""
     s = pos(KINGS + "piece B DO e4 G\npiece B FP e4 G moved\npiece B SP d3 G moved\n"
             "piece B RP e3 G moved\npiece B CP f3 G moved\npiece B SP d5 G moved\n"
             "piece B CP f5 G moved\n")
@@ -243,8 +244,9 @@ def test_01_R15_6_nudge_moves_one_coincident_and_at_most_four_adjacent() -> None
     five = next(m for m in nudges if (m.row, m.col) == (5, 5) and frozenset(m.doze[1:]) == four)
     too_many = api.Move(five.piece, "G", 5, 5, doze=five.doze + (("CP", 5, 6),))
     before = api.state_hash(s)
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError) as err:
         api.apply_action(s, too_many)
+    assert err.value.rule == "RUL-26"
     assert api.state_hash(s) == before
 
 
