@@ -39,6 +39,17 @@ class Driver:
         self.running = True
         self.drawn: list[DrawnToken] = []
         self.dirty = True                  # the screen no longer shows the scene
+        self.words = True                  # View: history and choices in words (04/U26)
+
+    def refresh(self, status: str = "", error: bool = False) -> None:
+        """Show the session's current state in a fresh scene (after undo, load, switch...)."""
+        self._switch(self.session.scene(status, error))
+
+    def say(self, status: str, error: bool = False) -> None:
+        """Put ``status`` on the status line of the game scene."""
+        if isinstance(self.scene, GameScene):
+            self.scene.status, self.scene.error = status, error
+        self.dirty = True
 
     def invalidate(self) -> None:
         """Draw again at the next frame (a window exposed, a benchmark)."""
@@ -59,8 +70,11 @@ class Driver:
         if e.type == pygame.USEREVENT and hasattr(e, "action"):
             self.handle(Apply(e.action))           # a scripted action (``act`` step)
         else:
-            for out in self.scene.event(e):
+            scene = self.scene
+            for out in scene.event(e):
                 self.handle(out)
+            if isinstance(scene, GameScene):
+                self.words = scene.words if scene is self.scene else self.words
         if e.type not in _QUIET:
             self.dirty = True
 
@@ -86,8 +100,11 @@ class Driver:
             self._switch(self.session.scene())
 
     def _switch(self, scene: GameScene | PrivacyScene) -> None:
+        if isinstance(scene, GameScene):
+            scene.words = self.words
         self.scene = scene
         scene.starting()
+        self.dirty = True
 
 
 def script_events(script: str, viewer: Callable[[], str]) -> Iterator[list[pygame.event.Event]]:

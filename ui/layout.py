@@ -25,6 +25,7 @@ class Layout(NamedTuple):
     cell: int = 64
     margin: int = 3                   # a border of pure square colour around each cell
     panel_x: int = 680
+    menus: int = 560                  # the menu buttons' width at the left of the task bar
 
     @property
     def board_size(self) -> int:

@@ -16,8 +16,7 @@ from .layout import LAYOUT, Layout
 __all__ = ["BAR_ITEMS", "LIST_ROWS", "HISTORY_ROW", "end_button", "list_row_rect", "history_rect",
            "wrapped_history", "draw_bar", "draw_panel", "draw_status", "draw_privacy"]
 
-BAR_ITEMS = ("Move: left-click", "Fire: right-click / F", "End Turn: E", "Undo: Z",
-             "Cancel: Esc", "Words/notation: N", "Quit: Q")
+BAR_ITEMS = ("End Turn: E", "Undo: Z", "Cancel: Esc", "Words/notation: N")
 LIST_ROWS = 14
 ROW_H = 18
 
@@ -35,8 +34,8 @@ def list_row_rect(i: int, lay: Layout = LAYOUT) -> pygame.Rect:
 def draw_bar(surface: pygame.Surface, title: str, lay: Layout = LAYOUT) -> None:
     """04/U4, U32: the task bar with the turn actions and their keys."""
     surface.fill(theme.BAR, pygame.Rect(0, 0, lay.width, lay.bar))
-    text = title + "   |   " + "   ".join(BAR_ITEMS)
-    surface.blit(theme.text(18, text, theme.TEXT), (8, 7))
+    text = theme.fit(18, title + "   |   " + "   ".join(BAR_ITEMS), lay.width - lay.menus - 16)
+    surface.blit(theme.text(18, text, theme.TEXT), (lay.menus + 8, 7))
 
 
 def draw_panel(surface: pygame.Surface, heading: str, items: Sequence[str], cursor: int,

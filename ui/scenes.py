@@ -7,6 +7,7 @@ lines; it never touches a game state, the engine's rules or a file.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import NamedTuple, Union
 
@@ -250,6 +251,7 @@ class PrivacyScene:
         return []
 
 
+@functools.lru_cache(maxsize=4096)
 def _line_words(line: str) -> str:
     """A history line in words; a line the parser cannot read (censored) stays as it is."""
     try:
@@ -258,6 +260,7 @@ def _line_words(line: str) -> str:
         return line
 
 
+@functools.lru_cache(maxsize=1024)
 def _action_words(text: str) -> str:
     """One action of the turn in progress (notation text) in words."""
     try:
