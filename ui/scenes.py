@@ -19,7 +19,8 @@ from engine.view import PlayerView
 
 from . import choices, theme
 from .board_view import DrawnToken, draw_board
-from .layout import LAYOUT, Layout, cell_at
+from .cell_view import cell_lines, draw_cell_zoom
+from .layout import LAYOUT, Layout, cell_at, cell_rect
 from .panel_view import (HISTORY_ROW, LIST_ROWS, draw_bar, draw_panel, draw_privacy, draw_status,
                          end_button, history_rect, list_row_rect, wrapped_history)
 from .words import describe, describe_turn
@@ -67,6 +68,8 @@ class GameScene:
         self.list_scroll = 0                   # first row of the action list (wheel, PgUp/PgDn)
         self.words = True                      # history and choices in words; N: notation
         self.history_top: int | None = None    # first history row shown; None follows the newest
+        self.hover: Cell | None = None         # the square under the mouse, read in full
+        self.changed = False                   # a quiet event (mouse motion) changed the screen
         self.drawn: list[DrawnToken] = []
 
     def starting(self) -> None:
@@ -86,6 +89,10 @@ class GameScene:
             return self._key(e.key)
         if e.type == pygame.MOUSEWHEEL:
             self._wheel(e)
+        if e.type == pygame.MOUSEMOTION:
+            cell = cell_at(e.pos, self.view.player, self.lay)
+            if cell != self.hover:
+                self.hover, self.changed = cell, True
         return []
 
     def _wheel(self, e: pygame.event.Event) -> None:
@@ -211,6 +218,10 @@ class GameScene:
                    can_end, self.history_lines(), self.lay, self.history_top,
                    "History, in words (N: notation)" if self.words else "History, notation 04/H7 (N: words)")
         draw_status(surface, self.status, self.error, self.lay)
+        if self.hover is not None:
+            lines = cell_lines(self.view, *self.hover)
+            if len(lines) > 2 or any(line.startswith("  ") for line in lines):
+                draw_cell_zoom(surface, lines, cell_rect(*self.hover, self.view.player, self.lay))
         return self.drawn
 
     def _title(self) -> str:

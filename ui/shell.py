@@ -16,7 +16,7 @@ from pygame_gui.windows import UIFileDialog, UIMessageWindow
 from engine import api
 from engine.options import Options
 
-from .app import _QUIET, Driver, _next_events, script_events
+from .app import QUIET_EVENTS, Driver, next_events, script_events
 from .layout import LAYOUT, Layout
 from .menu_bar import BAR_HEIGHT, MenuBar
 from .menus import MenuContext, shortcut_command
@@ -51,6 +51,7 @@ class Shell:
         self.dialog_purpose = ""
         self.message: UIMessageWindow | None = None
         self.dirty = True
+        self.drew = False                  # the last frame drew something (so flip it)
 
     @property
     def session(self) -> Session:
@@ -93,7 +94,7 @@ class Shell:
 
     def feed(self, e: pygame.event.Event) -> None:
         """One event: shortcut, widget, menu command or the game scene."""
-        if e.type not in _QUIET:
+        if e.type not in QUIET_EVENTS:
             self.dirty = True
         if e.type == pygame.KEYDOWN and self.options is None:
             command = shortcut_command(e.key, getattr(e, "mod", 0))
@@ -120,7 +121,7 @@ class Shell:
         else:
             self.surface.fill((24, 26, 30))
         self.manager.draw_ui(self.surface)
-        self.dirty = False
+        self.dirty, self.drew = False, True
 
     def _over_menu(self, e: pygame.event.Event) -> bool:
         pos = getattr(e, "pos", None)
@@ -160,12 +161,12 @@ class Shell:
                 self.pump(batch, clock.tick() / 1000)
                 pygame.display.flip()
                 continue
-            events = _next_events(blocking)
-            changed = self.dirty or self.driver.dirty or any(e.type not in _QUIET for e in events)
+            events = next_events(blocking)
             if any(e.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE) for e in events):
-                self.dirty = changed = True
+                self.dirty = True
+            self.drew = False
             self.pump(events, clock.tick() / 1000)
-            if changed:
+            if self.drew:
                 pygame.display.flip()
         return 0
 
