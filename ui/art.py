@@ -61,7 +61,7 @@ BADGE_RIM: Colour = (240, 240, 240)
 _INK: Colour = (28, 28, 28)               # article icons' outline
 _TILE = {"weapon": (255, 238, 205), "defence": (222, 232, 246), "transport": (214, 240, 214),
          "other": (236, 226, 246)}
-_OUTLINE = {"simple": 5.5, "detailed": 3.6}   # outer outline, units of the 100-unit box
+_OUTLINE = {"simple": 5.0, "detailed": 3.6}   # outer outline, units of the 100-unit box
 
 _CACHE: dict[tuple, pygame.Surface] = {}
 _CACHE_MAX = 4096
@@ -264,7 +264,7 @@ def contact_sheet(simple: int = 28, detailed: int = 56) -> pygame.Surface:
     cs, cd = simple + pad, detailed + pad
     cols = len(_COLUMNS)
     width = label_w + cols * cs + 24 + cols * cd + pad
-    height = 40 + len(KIND_ORDER) * cd + 380
+    height = 40 + len(KIND_ORDER) * cd + 600
     sheet = pygame.Surface((width, height))
     sheet.fill(theme.BACKGROUND)
     sheet.blit(theme.text(20, "04/U24 piece sets: simple (%d px) and detailed (%d px); "
@@ -309,6 +309,9 @@ def contact_sheet(simple: int = 28, detailed: int = 56) -> pygame.Surface:
         if x > width - 700:
             x, y = pad, y + 42
     y += 46
+    sheet.blit(theme.text(20, "Badges: stun (yellow) and rate of fire (cyan) on every tint",
+                          theme.TEXT), (pad, y))
+    y += 26
     x = pad
     for side in "BW":
         for level in "GAS":
@@ -319,9 +322,10 @@ def contact_sheet(simple: int = 28, detailed: int = 56) -> pygame.Surface:
             sheet.blit(piece_image("RP", side, level, "", 24, "simple"), (x + 70, y + 20))
             sheet.blit(badge("1", 12, STUN_COLOUR), (x + 84, y + 34))
             x += 104
+    sheet.fill(theme.LIGHT_SQUARE, (x + 6, y, 64, 64))
     sheet.blit(ghost_image("SHP", "W", "G", "", 56, "detailed"), (x + 10, y + 4))
-    sheet.blit(theme.text(16, "U29 last seen", theme.TEXT), (x + 70, y + 24))
-    return sheet
+    sheet.blit(theme.text(16, "U29 last seen", theme.TEXT), (x + 76, y + 24))
+    return sheet.subsurface((0, 0, width, y + 72)).copy()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

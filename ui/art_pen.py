@@ -34,7 +34,7 @@ class Pen:
         self.n = self.size * SUPERSAMPLE
         self.k = self.n / 100.0
         self.fill, self.line, self.detailed = fill, line, detailed
-        self.lw = 3.0 if detailed else 4.5          # interior line width, units
+        self.lw = 3.0 if detailed else 3.8          # interior line width, units
         self.surf = pygame.Surface((self.n, self.n), pygame.SRCALPHA)
         self.surf.fill((*line, 0))                  # transparent, but line-coloured at the edges
         self._cos, self._sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
