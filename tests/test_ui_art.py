@@ -150,6 +150,16 @@ def test_pictures_are_cached_and_unknown_names_are_refused() -> None:
             bad()
 
 
+def test_preload_makes_every_picture_of_a_size() -> None:
+    """04/U24: a set is generated at start (20 kinds x 2 sides x 3 levels, and the 3 handed
+    kinds in both hands: 156 pictures), after which drawing only looks them up."""
+    art.clear_cache()
+    assert art.preload(26, "detailed") == 20 * 6 + 3 * 6 * 2
+    first = art.piece_image("CH", "W", "S", "<", 26, "detailed")
+    art.preload(26, "detailed")
+    assert art.piece_image("CH", "W", "S", "<", 26, "detailed") is first
+
+
 def test_ghost_is_the_piece_see_through() -> None:
     """04/U29: the last-seen marker is the piece's own picture, see-through."""
     solid = art.piece_image("SHP", "W", "G", "", 40, "detailed")

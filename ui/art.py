@@ -18,6 +18,7 @@ was invisible on White's pieces).
 API::
 
     piece_image(kind, side, level="G", hand="", size=24, piece_set="simple") -> Surface
+    preload(size, piece_set) -> int                                      # warm the cache
     ghost_image(kind, side, level, hand, size, piece_set) -> Surface     # 04/U29 last seen
     article_icon(code, size) -> Surface
     projectile_icon(kind, side, dr, dc, size, viewer="B", homing=False) -> Surface
@@ -41,7 +42,8 @@ from .art_pieces import DRAW
 
 __all__ = ["SETS", "KIND_ORDER", "ARTICLE_ORDER", "HANDED", "STUN_COLOUR", "RATE_COLOUR",
            "BADGE_BG", "BADGE_RIM", "piece_image", "ghost_image", "article_icon",
-           "projectile_icon", "badge", "luminance", "contrast_ratio", "clear_cache", "main"]
+           "projectile_icon", "badge", "preload", "luminance", "contrast_ratio", "clear_cache",
+           "main"]
 
 SETS = ("simple", "detailed")
 #: the 23 piece types (engine/pieces.py KINDS), in its order
@@ -111,6 +113,19 @@ def piece_image(kind: str, side: str, level: str = "G", hand: str = "", size: in
             img = pen.finish(_OUTLINE[piece_set])
         img = _store(key, img)
     return img
+
+
+def preload(size: int, piece_set: str = "simple") -> int:
+    """Generate every piece picture at ``size`` (all kinds, sides, levels and hands) so that no
+    frame pays for it later; returns how many pictures there are."""
+    n = 0
+    for kind in KIND_ORDER:
+        for side in "BW":
+            for level in "GAS":
+                for hand in ("<", ">") if kind in HANDED else ("",):
+                    piece_image(kind, side, level, hand, size, piece_set)
+                    n += 1
+    return n
 
 
 def ghost_image(kind: str, side: str, level: str = "G", hand: str = "", size: int = 24,
