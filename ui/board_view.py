@@ -54,6 +54,7 @@ def draw_board(surface: pygame.Surface, view: PlayerView, selection: Cell | None
     """
     viewer = view.player
     surface.blit(_background(viewer, lay), (lay.board_x, lay.board_y))
+    _labels(surface, viewer, lay)
     for row, col in highlights:
         pygame.draw.rect(surface, theme.HIGHLIGHT, cell_rect(row, col, viewer, lay), 3)
     if selection is not None:
@@ -85,6 +86,15 @@ def _tokens(view: PlayerView) -> dict[tuple[int, int, str], list[_Item]]:
     for pr in view.projectiles:
         out[pr.row, pr.col, pr.level].append(("projectile", "*" + pr.kind, pr.side, 0))
     return out
+
+
+def _labels(surface: pygame.Surface, viewer: str, lay: Layout) -> None:
+    """04/U71: row numbers on the left edge, column numbers along the top, as ``viewer`` sits."""
+    for n in range(1, 11):
+        row_rect, col_rect = cell_rect(n, 1, viewer, lay), cell_rect(1, n, viewer, lay)
+        img = theme.text(16, str(n), theme.DIM)
+        surface.blit(img, img.get_rect(midright=(lay.board_x - 4, row_rect.centery)))
+        surface.blit(img, img.get_rect(midbottom=(col_rect.centerx, lay.board_y - 2)))
 
 
 _BACKGROUNDS: dict[tuple[str, Layout], pygame.Surface] = {}
