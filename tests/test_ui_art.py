@@ -160,6 +160,19 @@ def test_preload_makes_every_picture_of_a_size() -> None:
     assert art.piece_image("CH", "W", "S", "<", 26, "detailed") is first
 
 
+def test_pictures_are_the_same_with_a_window_open() -> None:
+    """With a display mode set, cached pictures are converted for fast blits (issue 12 item 7)
+    and keep exactly the same pixels."""
+    art.clear_cache()
+    before = [pygame.image.tobytes(art.piece_image(k, "W", "A", "<", 24), "RGBA")
+              for k in ("TA", "AV", "SOP")]
+    pygame.display.set_mode((64, 64))
+    art.clear_cache()
+    after = [pygame.image.tobytes(art.piece_image(k, "W", "A", "<", 24), "RGBA")
+             for k in ("TA", "AV", "SOP")]
+    assert before == after
+
+
 def test_ghost_is_the_piece_see_through() -> None:
     """04/U29: the last-seen marker is the piece's own picture, see-through."""
     solid = art.piece_image("SHP", "W", "G", "", 40, "detailed")

@@ -76,6 +76,9 @@ def _cached(key: tuple) -> pygame.Surface | None:
 
 
 def _store(key: tuple, img: pygame.Surface) -> pygame.Surface:
+    """Cache ``img``; with a window open, in the window's pixel format (faster blits)."""
+    if pygame.display.get_init() and pygame.display.get_surface() is not None:
+        img = img.convert_alpha()
     if len(_CACHE) >= _CACHE_MAX:
         _CACHE.clear()
     _CACHE[key] = img
