@@ -306,12 +306,12 @@ def contact_sheet(simple: int = 28, detailed: int = 56) -> pygame.Surface:
     sheet.blit(theme.text(20, "Articles (16 px and 32 px)", theme.TEXT), (pad, y))
     y += 24
     for i, code in enumerate(ARTICLE_ORDER):
-        x = pad + (i % 9) * 110
-        yy = y + (i // 9) * 58
+        x = pad + (i % 6) * 150
+        yy = y + (i // 6) * 58
         sheet.blit(article_icon(code, 32), (x, yy))
         sheet.blit(article_icon(code, 16), (x + 36, yy + 8))
         sheet.blit(theme.text(16, f"{code} {_ART_NAMES[code]}", theme.TEXT), (x, yy + 36))
-    y += 2 * 58 + 6
+    y += 3 * 58 + 6
     sheet.blit(theme.text(20, "Projectiles (R Rocket, S SAM, T Torpedo) in 8 directions, "
                           "homing; badges", theme.TEXT), (pad, y))
     y += 24
