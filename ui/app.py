@@ -25,6 +25,8 @@ __all__ = ["Driver", "QUIET_EVENTS", "next_events", "script_events", "state_summ
 # Events that change nothing on screen: no redraw for them (issue 12 item 7, idle < 2%).
 QUIET_EVENTS = frozenset({pygame.MOUSEMOTION, pygame.ACTIVEEVENT, pygame.WINDOWENTER, pygame.WINDOWLEAVE,
                     pygame.AUDIODEVICEADDED, pygame.AUDIODEVICEREMOVED, pygame.NOEVENT})
+#: View switches of a game scene and their defaults (04/U25 reinforcements, U26 words, U28 small boards).
+VIEW_PREFS = {"words": True, "show_reinforcements": True, "small_boards": True}
 IDLE_WAKE_MS = 250          # a blocked frame loop wakes this often at most (nothing to do)
 POLL_S = 0.02               # without a real screen SDL's wait spins: sleep between polls instead
 
@@ -39,7 +41,15 @@ class Driver:
         self.running = True
         self.drawn: list[DrawnToken] = []
         self.dirty = True                  # the screen no longer shows the scene
-        self.words = True                  # View: history and choices in words (04/U26)
+        self.prefs = dict(VIEW_PREFS)      # View menu switches, kept across scenes
+
+    def toggle(self, pref: str) -> bool:
+        """Flip a View switch (04/U24-U29) on the scene and for every later scene; its new value."""
+        self.prefs[pref] = not self.prefs[pref]
+        if isinstance(self.scene, GameScene):
+            setattr(self.scene, pref, self.prefs[pref])
+        self.dirty = True
+        return self.prefs[pref]
 
     def refresh(self, status: str = "", error: bool = False) -> None:
         """Show the session's current state in a fresh scene (after undo, load, switch...)."""
@@ -74,7 +84,8 @@ class Driver:
             for out in scene.event(e):
                 self.handle(out)
             if isinstance(scene, GameScene):
-                self.words = scene.words if scene is self.scene else self.words
+                if scene is self.scene:
+                    self.prefs["words"] = scene.words          # N switches it on the scene
                 if scene.changed:
                     scene.changed, self.dirty = False, True
         if e.type not in QUIET_EVENTS:
@@ -103,7 +114,8 @@ class Driver:
 
     def _switch(self, scene: GameScene | PrivacyScene) -> None:
         if isinstance(scene, GameScene):
-            scene.words = self.words
+            for name, value in self.prefs.items():
+                setattr(scene, name, value)
         self.scene = scene
         scene.starting()
         self.dirty = True

@@ -46,15 +46,21 @@ def piece_label(kind: str, hand: str, n_articles: int, stun: int) -> str:
 
 def draw_board(surface: pygame.Surface, view: PlayerView, selection: Cell | None = None,
                highlights: Iterable[Cell] = (), cursor: Cell | None = None,
-               lay: Layout = LAYOUT) -> list[DrawnToken]:
+               lay: Layout = LAYOUT, reinforcements: bool = True) -> list[DrawnToken]:
     """Draw ``view`` from ``view.player``'s seat; returns every token drawn, in drawing order.
 
     02/§2.1 square colours; 04/U44 level colours, yellow highlights and yellow stun counters;
+    04/U25 a corner mark on each square holding a reinforcement (not its type), if asked;
     Air top strip, Ground middle, Sub bottom; White's view is Black's rotated 180°.
     """
     viewer = view.player
     surface.blit(_background(viewer, lay), (lay.board_x, lay.board_y))
     _labels(surface, viewer, lay)
+    if reinforcements:
+        for r in view.reinforcements:
+            rect = cell_rect(r.row, r.col, viewer, lay)
+            corner = [rect.topright, (rect.right - 12, rect.top), (rect.right, rect.top + 12)]
+            pygame.draw.polygon(surface, theme.REINFORCEMENT[r.side], corner)
     for row, col in highlights:
         pygame.draw.rect(surface, theme.HIGHLIGHT, cell_rect(row, col, viewer, lay), 3)
     if selection is not None:

@@ -23,6 +23,7 @@ from .cell_view import cell_lines, draw_cell_zoom
 from .layout import LAYOUT, Layout, cell_at, cell_rect
 from .panel_view import (HISTORY_ROW, LIST_ROWS, draw_bar, draw_panel, draw_privacy, draw_status,
                          end_button, history_rect, list_row_rect, wrapped_history)
+from .small_boards import draw_small_boards
 from .words import describe, describe_turn
 
 __all__ = ["Apply", "Undo", "Quit", "Dismiss", "Output", "GameScene", "PrivacyScene", "SIDE_NAME"]
@@ -69,6 +70,9 @@ class GameScene:
         self.words = True                      # history and choices in words; N: notation
         self.history_top: int | None = None    # first history row shown; None follows the newest
         self.hover: Cell | None = None         # the square under the mouse, read in full
+        self.small_boards = True               # View: "Big board only" off (04/U28)
+        self.show_reinforcements = True        # View: reinforcement squares marked (04/U25)
+        self.small_dots: list[tuple[str, int, int, str]] = []
         self.changed = False                   # a quiet event (mouse motion) changed the screen
         self.drawn: list[DrawnToken] = []
 
@@ -209,7 +213,8 @@ class GameScene:
         surface.fill(theme.BACKGROUND)
         draw_bar(surface, self._title(), self.lay)
         highlights = choices.targets(self.group) if self.selection else []
-        self.drawn = draw_board(surface, self.view, self.selection, highlights, self.cursor, self.lay)
+        self.drawn = draw_board(surface, self.view, self.selection, highlights, self.cursor, self.lay,
+                                reinforcements=self.show_reinforcements)
         heading = "Choose one:" if self.pending else (f"Actions from {self.selection}" if self.selection else "Click a piece")
         words = (lambda a: describe(a, self.view)) if self.words else format_action
         items = [words(a) for a in self.listed()]
@@ -218,6 +223,8 @@ class GameScene:
                    can_end, self.history_lines(), self.lay, self.history_top,
                    "History, in words (N: notation)" if self.words else "History, notation 04/H7 (N: words)")
         draw_status(surface, self.status, self.error, self.lay)
+        self.small_dots = draw_small_boards(surface, self.view, self.selection, self.lay) \
+            if self.small_boards else []
         if self.hover is not None:
             lines = cell_lines(self.view, *self.hover)
             if len(lines) > 2 or any(line.startswith("  ") for line in lines):

@@ -19,7 +19,7 @@ from engine.options import Options
 from .app import QUIET_EVENTS, Driver, next_events, script_events
 from .layout import LAYOUT, Layout
 from .menu_bar import BAR_HEIGHT, MenuBar
-from .menus import MenuContext, shortcut_command
+from .menus import NOT_YET, MenuContext, shortcut_command
 from .option_words import GROUPS, describe_option, value_words
 from .options_screen import Cancelled, OptionsScreen, StartGame
 from .scenes import GameScene
@@ -175,6 +175,9 @@ class Shell:
     def command(self, name: str) -> None:
         """Carry out a menu command (04/U5-U32); a refused one says why on the status line."""
         handler = getattr(self, "_do_" + name, None)
+        if name in NOT_YET:
+            self.driver.say(NOT_YET[name], error=True)
+            return
         if handler is None:
             self.driver.say(f"'{name}' is not in this version yet", error=True)
             return
@@ -217,10 +220,16 @@ class Shell:
         self._result(self.session.undo_turn(), "back to the start of the turn")
 
     def _do_words(self) -> None:
-        self.driver.words = not self.driver.words
-        if isinstance(self.driver.scene, GameScene):
-            self.driver.scene.words = self.driver.words
-        self.driver.invalidate()
+        on = self.driver.toggle("words")
+        self.driver.say("history and choices in words" if on else "history and choices in the notation (04/H7)")
+
+    def _do_reinforcements(self) -> None:
+        on = self.driver.toggle("show_reinforcements")
+        self.driver.say("reinforcement squares marked (04/U25)" if on else "reinforcement marks hidden")
+
+    def _do_big_board_only(self) -> None:
+        on = self.driver.toggle("small_boards")
+        self.driver.say("the three small boards are shown (04/U4)" if on else "big board only (04/U28)")
 
     def _do_end_turn(self) -> None:
         if isinstance(self.driver.scene, GameScene):
