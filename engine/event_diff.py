@@ -385,7 +385,7 @@ class _Derivation:
                                              a.reveals.get(sid, 0)
                                              if a.reveals.get(sid, 0) >= a.ply else 0))
                 elif now and not was:
-                    self.out.append(HiddenAgain(sid, q.kind, q.side, q.cell, viewer))
+                    self.out.append(HiddenAgain(sid, p.kind, p.side, p.cell, viewer))  # last seen
 
     # -- small helpers -----------------------------------------------------------------------
     def _fired_by(self) -> set[int]:

@@ -214,7 +214,8 @@ class Revealed:
 
 @dataclass(frozen=True, slots=True)
 class HiddenAgain:
-    """A piece ``viewer`` could see became hidden from it (RUL-18, RUL-20 expiry, RUL-50 a)."""
+    """A piece ``viewer`` could see became hidden from it (RUL-18, RUL-20 expiry, RUL-50 a);
+    ``cell`` is where the viewer last saw it (its last-seen marker, 04/U29), never where it is."""
 
     sid: int
     kind: str
