@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engine import api
 from engine.api import (ArticleDropped, ArticleGiven, ArticlePicked, ArticlePlaced, Captured,
                         Converted, Destroyed, GameEnded, HiddenAgain, Moved, ProjectileCreated,
@@ -248,29 +250,52 @@ def test_rul2_taking_the_primary_piece_ends_the_game():
 
 # -- the contract: values, determinism, no trace ------------------------------------------------
 
-def test_rul40_events_leave_no_trace_and_are_deterministic():
-    """RUL-40, DESIGN determinism: deriving events changes neither state's hash, and the same
-    action gives equal events twice; over seeded games every Moved, Captured and Destroyed
-    starts where the piece was, and the pieces' cells after the events are the new state's."""
-    rng = random.Random(13)
-    state = api.new_game()
-    for _ in range(150):
+def _replay(state: api.GameState, events: tuple[api.Event, ...]) -> tuple[dict, dict]:
+    """The pieces' (cell, side) and the projectiles' cells after applying the events' motions
+    to ``state``; each motion must start where the piece or projectile was."""
+    pieces = {sid: (p.cell, p.side) for sid, p in state.pieces.items()}
+    shots = {p.pid: (p.row, p.col, p.level) for p in state.projectiles}
+    for e in events:
+        if isinstance(e, Moved):
+            assert pieces[e.sid][0] == e.frm, e
+            pieces[e.sid] = (e.to, pieces[e.sid][1])
+        elif isinstance(e, (Captured, Destroyed)):
+            assert pieces.pop(e.sid)[0] == e.cell, e
+        elif isinstance(e, Converted):
+            pieces[e.sid] = (pieces[e.sid][0], e.side)
+        elif isinstance(e, Reinforced):
+            pieces[e.sid] = (e.cell, e.side)
+        elif isinstance(e, ProjectileCreated):
+            shots[e.pid] = e.cell
+        elif isinstance(e, ProjectileStepped):
+            assert shots[e.pid] == e.frm, e
+            shots[e.pid] = e.to
+        elif isinstance(e, (ProjectileHit, ProjectileLost)):
+            assert shots.pop(e.pid) == e.cell, e
+    return pieces, shots
+
+
+@pytest.mark.parametrize("seed, options", [(13, {}), (14, {"projectile_speed": 3,
+                                                            "transport_speed": 3})])
+def test_rul40_events_leave_no_trace_and_account_for_every_change(seed, options):
+    """RUL-40, DESIGN determinism: deriving events changes neither state's hash and gives equal
+    events twice; over a seeded game (also with projectiles and trips at speed 3, RUL-15,
+    RUL-31) the events' motions, removals, conversions and projectile steps applied to the
+    state before give exactly the pieces and projectiles of the state after."""
+    rng = random.Random(seed)
+    state = api.new_game(api.Options(**options))
+    for _ in range(200):
+        if state.result is not None:
+            break
         action = api.random_action(state, rng)
         h = api.state_hash(state)
         new, events = api.apply_action_events(state, action)
         h_new = api.state_hash(new)
         assert api.derive_events(state, action, new) == events
         assert (api.state_hash(state), api.state_hash(new)) == (h, h_new)
-        cells = {sid: p.cell for sid, p in state.pieces.items()}
-        for e in events:
-            if isinstance(e, Moved):
-                assert cells[e.sid] == e.frm
-                cells[e.sid] = e.to
-            elif isinstance(e, (Captured, Destroyed)):
-                assert cells.pop(e.sid) == e.cell
-            elif isinstance(e, Reinforced):
-                cells[e.sid] = e.cell
-        assert cells == {sid: p.cell for sid, p in new.pieces.items()}
+        pieces, shots = _replay(state, events)
+        assert pieces == {sid: (p.cell, p.side) for sid, p in new.pieces.items()}
+        assert shots == {p.pid: (p.row, p.col, p.level) for p in new.projectiles}
         state = new
 
 
