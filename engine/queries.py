@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .actions import Action, Drop, Exchange, Fire, Move, PickUp, PieceDesc, Reinforce
+from .descs import describe, resolve_all
 from .errors import RuleError
-from .movegen import describe
-from .rules import legal_actions, resolve_all
+from .rules import legal_actions
 from .state import GameState, enemy
 from .view import GroundArticle, OwnPiece, ProjectileView, SeenPiece, observe
 
