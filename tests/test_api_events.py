@@ -99,6 +99,42 @@ def test_rul11_stun_events():
     )
 
 
+def test_rul9_flame_destroys():
+    """RUL-9, RUL-7: the Flamer Pawn's flame on e6 destroys the Rocket Pawn there, which has no
+    Anti-Flamer."""
+    s = pos(KINGS + "piece B FP e5 G\npiece W RP e6 G")
+    _, events = act(s, "FI:FL/FP(5,5)->(6,5)")
+    assert events == (Destroyed(4, "RP", "W", (6, 5, "G"), "flame", "BW", "B"),)
+
+
+def test_rul42_passenger_falls_when_its_chopper_is_destroyed():
+    """RUL-42, RUL-15 immediate hit, RUL-46 c: the SAM created in e6's Air hits the Chopper and
+    its Tank passenger together; the Chopper has no Anti-SAM and is destroyed, the Tank's Anti-SAM
+    holds (RUL-7) and, without its carrier, it comes down to e6's empty Ground."""
+    s = pos(KINGS + "piece B SOP e5 G\npiece W CH> e6 A\npiece W TA> e6 A ASL")
+    _, events = act(s, "FI:SL/SOP(5,5)->(6,5)")
+    assert events == (
+        ProjectileCreated(1, "S", "B", (6, 5, "A"), 1, 0, 1),
+        ProjectileHit(1, "S", (6, 5, "A")),
+        Destroyed(4, "CH", "W", (6, 5, "A"), "sam", "BW", "B"),
+        Moved(5, "TA", "W", (6, 5, "A"), (6, 5, "G"), "fell", "BW", "BW"),
+    )
+
+
+def test_rul19_lock_on_pickup_reveals_the_stealthy_piece():
+    """RUL-19, RUL-18: picking up an Anti-Stealth locks it on the nearest hidden stealthy enemy,
+    White's AAA on h8, which becomes visible to Black (no reveal expiry: until 0). The owner is
+    told too; Black's public form names it without its serial."""
+    s = pos(KINGS + "piece B DO e5 G\npiece W AAA h8 G\narticle ASH e5")
+    assert 4 in api.hidden_from(s, "B")
+    _, events = act(s, "PU:DO(5,5)^ASH")
+    assert events == (ArticlePicked(1, "ASH", (5, 5), 3, "B", "BW"),
+                      Revealed(4, "AAA", "W", (8, 8, "G"), "B", 0))
+    assert events_for(events, "W") == (ArticlePicked(1, "ASH", (5, 5), 0, "B", "BW"),
+                                       Revealed(4, "AAA", "W", (8, 8, "G"), "B", 0))
+    assert events_for(events, "B")[1] == Revealed(0, "AAA", "W", (8, 8, "G"), "B", 0)
+
+
 def test_rul13_conversion_event_is_public():
     """RUL-13: the Conversion Pawn converts the White Pawn next to it (no Anti-Conversion); both
     players see it in full, the old owner lost the piece and the new one has it."""
