@@ -55,6 +55,9 @@ class _Derivation:
     spent: set[int] = field(default_factory=set)              # projectiles that hit
     new_pid: int = 0
     hit_side: str = ""                                        # side of the last projectile hit
+    side: str = ""                                            # the side to move: the actor
+    hb: dict[str, frozenset[int]] = field(default_factory=dict)   # hidden from each side, before
+    ha: dict[str, frozenset[int]] = field(default_factory=dict)   # and after
 
     def run(self) -> tuple[Event, ...]:
         b, a = self.before, self.after
