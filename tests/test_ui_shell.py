@@ -193,7 +193,7 @@ def test_view_status_words_and_actions_end_turn(screen: pygame.Surface) -> None:
     click(shell, shell.message.dismiss_button.rect.center)     # the window covers the board
     assert not shell.message.alive()
     choose(shell, "View", "words")
-    assert shell.driver.words is False
+    assert shell.driver.prefs["words"] is False
     click(shell, cell_rect(2, 5, "B").center)
     click(shell, cell_rect(4, 7, "B").center)
     choose(shell, "Actions", "end_turn")
@@ -208,3 +208,45 @@ def test_file_quit_and_ctrl_q(screen: pygame.Surface) -> None:
     shell = Shell(Session(api.new_game()), screen)
     key(shell, pygame.K_q, ctrl=True)
     assert not shell.running
+
+
+def test_small_boards_show_each_level_and_big_board_only_hides_them(screen: pygame.Surface) -> None:
+    """04/U4: three small boards, one per level, show every own and seen piece of that level;
+    04/U28: View > Big board only stops drawing them."""
+    shell = Shell(Session(api.new_game()), screen)
+    shell.pump([], 0.05)
+    scene = shell.driver.scene
+    assert isinstance(scene, GameScene)
+    view = scene.view
+    expected = sorted({(p.level, p.row, p.col, p.side) for p in view.own} |
+                      {(s.level, s.row, s.col, s.side) for s in view.seen})
+    assert sorted(scene.small_dots) == expected
+    assert {lv for lv, *_ in scene.small_dots} == {"G"}          # at the start all are on the Ground
+    choose(shell, "View", "big_board_only")
+    shell.pump([], 0.05)
+    assert shell.driver.scene.small_dots == []                   # type: ignore[union-attr]
+
+
+def test_reinforcement_marks_follow_the_view_switch(screen: pygame.Surface) -> None:
+    """04/U25: a reinforcement's square is marked (not its type); View switches the marks off."""
+    from ui import theme
+    shell = Shell(Session(api.new_game()), screen)
+    shell.pump([], 0.05)
+    scene = shell.driver.scene
+    assert isinstance(scene, GameScene)
+    r = scene.view.reinforcements[0]
+    corner = cell_rect(r.row, r.col, "B").topright
+    pos = (corner[0] - 2, corner[1] + 1)
+    c = screen.get_at(pos)
+    assert (c.r, c.g, c.b) == theme.REINFORCEMENT[r.side]
+    choose(shell, "View", "reinforcements")
+    shell.pump([], 0.05)
+    c = screen.get_at(pos)
+    assert (c.r, c.g, c.b) != theme.REINFORCEMENT[r.side]
+
+
+def test_items_not_built_yet_are_greyed_with_the_reason() -> None:
+    """04/U10, U11, U24, U29 are listed but not built yet: greyed, the tooltip says why."""
+    items = {i.command: i for _, entries in menus(MenuContext()) for i in entries}
+    for command in ("editor", "wifi", "last_seen", "piece_set"):
+        assert not items[command].enabled and items[command].why_not

@@ -16,10 +16,10 @@ from pygame_gui.windows import UIFileDialog, UIMessageWindow
 from engine import api
 from engine.options import Options
 
-from .app import _QUIET, Driver, _next_events, script_events
+from .app import QUIET_EVENTS, Driver, next_events, script_events
 from .layout import LAYOUT, Layout
 from .menu_bar import BAR_HEIGHT, MenuBar
-from .menus import MenuContext, shortcut_command
+from .menus import NOT_YET, MenuContext, shortcut_command
 from .option_words import GROUPS, describe_option, value_words
 from .options_screen import Cancelled, OptionsScreen, StartGame
 from .scenes import GameScene
@@ -51,6 +51,7 @@ class Shell:
         self.dialog_purpose = ""
         self.message: UIMessageWindow | None = None
         self.dirty = True
+        self.drew = False                  # the last frame drew something (so flip it)
 
     @property
     def session(self) -> Session:
@@ -93,7 +94,7 @@ class Shell:
 
     def feed(self, e: pygame.event.Event) -> None:
         """One event: shortcut, widget, menu command or the game scene."""
-        if e.type not in _QUIET:
+        if e.type not in QUIET_EVENTS:
             self.dirty = True
         if e.type == pygame.KEYDOWN and self.options is None:
             command = shortcut_command(e.key, getattr(e, "mod", 0))
@@ -120,7 +121,7 @@ class Shell:
         else:
             self.surface.fill((24, 26, 30))
         self.manager.draw_ui(self.surface)
-        self.dirty = False
+        self.dirty, self.drew = False, True
 
     def _over_menu(self, e: pygame.event.Event) -> bool:
         pos = getattr(e, "pos", None)
@@ -160,12 +161,12 @@ class Shell:
                 self.pump(batch, clock.tick() / 1000)
                 pygame.display.flip()
                 continue
-            events = _next_events(blocking)
-            changed = self.dirty or self.driver.dirty or any(e.type not in _QUIET for e in events)
+            events = next_events(blocking)
             if any(e.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE) for e in events):
-                self.dirty = changed = True
+                self.dirty = True
+            self.drew = False
             self.pump(events, clock.tick() / 1000)
-            if changed:
+            if self.drew:
                 pygame.display.flip()
         return 0
 
@@ -174,6 +175,9 @@ class Shell:
     def command(self, name: str) -> None:
         """Carry out a menu command (04/U5-U32); a refused one says why on the status line."""
         handler = getattr(self, "_do_" + name, None)
+        if name in NOT_YET:
+            self.driver.say(NOT_YET[name], error=True)
+            return
         if handler is None:
             self.driver.say(f"'{name}' is not in this version yet", error=True)
             return
@@ -216,10 +220,16 @@ class Shell:
         self._result(self.session.undo_turn(), "back to the start of the turn")
 
     def _do_words(self) -> None:
-        self.driver.words = not self.driver.words
-        if isinstance(self.driver.scene, GameScene):
-            self.driver.scene.words = self.driver.words
-        self.driver.invalidate()
+        on = self.driver.toggle("words")
+        self.driver.say("history and choices in words" if on else "history and choices in the notation (04/H7)")
+
+    def _do_reinforcements(self) -> None:
+        on = self.driver.toggle("show_reinforcements")
+        self.driver.say("reinforcement squares marked (04/U25)" if on else "reinforcement marks hidden")
+
+    def _do_big_board_only(self) -> None:
+        on = self.driver.toggle("small_boards")
+        self.driver.say("the three small boards are shown (04/U4)" if on else "big board only (04/U28)")
 
     def _do_end_turn(self) -> None:
         if isinstance(self.driver.scene, GameScene):
