@@ -8,6 +8,7 @@ Squares are e5 in positions and (row, col) = (5,5) in notation and events.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -384,3 +385,44 @@ def test_rul18_cell_view_is_what_the_side_sees():
     assert [p.sid for p in white.own] == [3] and white.seen == ()
     assert black.own == () and black.seen == ()
     assert [g.code for g in black.ground] == ["SC"] == [g.code for g in white.ground]
+
+
+_MV = re.compile(r"MV:(\?|.*?\)[<>]?\d*[A-Z]*[<>]?)(?:->(\?|[v^]?\(\d+,\d+\)))?")
+
+
+def test_rul37_public_moves_agree_with_the_censored_history():
+    """RUL-37: in seeded competitive games, each player's public form of a Move shows its start
+    exactly when that player's censored history prints the mover, and its end exactly when it
+    prints the destination (``MV:?`` when neither): two independent censors agree."""
+    checked = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = api.new_game(api.Options(competitive=True))
+        public: dict[int, dict[str, Moved | None]] = {}
+        for _ in range(150):
+            action = api.random_action(state, rng)
+            ply = state.ply
+            new, events = api.apply_action_events(state, action)
+            if new.result is not None:
+                break                      # a finished game shows everyone everything (RUL-37)
+            if isinstance(action, api.Move):
+                for viewer in "BW":
+                    shown = [e for e in events_for(events, viewer)
+                             if isinstance(e, Moved) and e.how == "move"]
+                    public.setdefault(ply, {})[viewer] = shown[0] if shown else None
+            state = new
+        for viewer in "BW":
+            for ply, line in enumerate(api.history_for(state, viewer), start=1):
+                if ply not in public:
+                    continue
+                match = _MV.match(line)
+                assert match is not None, line
+                src, dst = match.groups()
+                move = public[ply][viewer]
+                if move is None:
+                    assert (src, dst) == ("?", None), (seed, ply, viewer, line)
+                else:
+                    assert (src == "?", dst == "?") == (move.frm is None, move.to is None), \
+                        (seed, ply, viewer, line, move)
+                checked += 1
+    assert checked > 500
