@@ -18,6 +18,8 @@ from engine.options import Options
 
 from .app import QUIET_EVENTS, Driver, next_events, script_events
 from .layout import LAYOUT, Layout
+from .editor_model import EditorBuffer
+from .editor_screen import EditorScreen, LeaveEditor, PlayPosition
 from .menu_bar import BAR_HEIGHT, MenuBar
 from .menus import NOT_YET, MenuContext, shortcut_command
 from .option_words import GROUPS, describe_option, value_words
@@ -47,6 +49,7 @@ class Shell:
         self.driver = Driver(session, surface)
         self.menu = MenuBar(self.manager, self.context())
         self.options: OptionsScreen | None = None
+        self.editor: EditorScreen | None = None
         self.dialog: UIFileDialog | None = None
         self.dialog_purpose = ""
         self.message: UIMessageWindow | None = None
@@ -96,7 +99,7 @@ class Shell:
         """One event: shortcut, widget, menu command or the game scene."""
         if e.type not in QUIET_EVENTS:
             self.dirty = True
-        if e.type == pygame.KEYDOWN and self.options is None:
+        if e.type == pygame.KEYDOWN and self.options is None and self.editor is None:
             command = shortcut_command(e.key, getattr(e, "mod", 0))
             if command is not None:
                 self.command(command)
@@ -109,13 +112,15 @@ class Shell:
             return
         if self._widget_event(e):
             return
-        if self.options is None and self.dialog is None and not self._over_menu(e):
+        if self.options is None and self.editor is None and self.dialog is None and not self._over_menu(e):
             self.driver.feed(e)
             self.menu.set_context(self.context())
 
     def draw(self) -> None:
         """The game scene (or the options screen's background), then every widget."""
-        if self.options is None:
+        if self.editor is not None:
+            self.editor.draw(self.surface)
+        elif self.options is None:
             self.driver.invalidate()
             self.driver.pump([])
         else:
@@ -130,6 +135,16 @@ class Shell:
         return pos[1] < BAR_HEIGHT or (self.menu.panel is not None and self.menu.panel.rect.collidepoint(pos))
 
     def _widget_event(self, e: pygame.event.Event) -> bool:
+        if self.editor is not None and self.dialog is None:
+            if self._over_menu(e):
+                return True
+            out = self.editor.ui_event(e)
+            if isinstance(out, PlayPosition):
+                self._close_editor()
+                self._start(out.state, "a game from the edited position")
+            elif isinstance(out, LeaveEditor):
+                self._close_editor()
+            return True
         if self.options is not None:
             out = self.options.ui_event(e)
             if isinstance(out, StartGame):
@@ -194,6 +209,21 @@ class Shell:
             self.driver.say("the rules are fixed once the first move is made (04/U15)", error=True)
             return
         self._open_options(self.session.state.options, "The rules of this game")
+
+    def _do_editor(self) -> None:
+        """04/U10: the current position becomes the editor's buffer (not in competitive games)."""
+        if self.session.state.options.competitive:
+            self.driver.say("the board editor is not available in a competitive game (04/U10)", error=True)
+            return
+        self.menu.close()
+        self._close_options()
+        self._close_editor()
+        self.editor = EditorScreen(self.manager, EditorBuffer.from_state(self.session.state), self.lay)
+
+    def _close_editor(self) -> None:
+        if self.editor is not None:
+            self.editor.kill()
+        self.editor = None
 
     def _do_load(self) -> None:
         self._file_dialog("load", "Load a game", existing=True)
@@ -273,10 +303,12 @@ class Shell:
 
     def _new_game(self, options: Options) -> None:
         """04/U6: a new game with ``options``; against the computer it plays if it starts."""
+        self._start(api.new_game(options), "a new game")
+
+    def _start(self, state: api.GameState, status: str) -> None:
         old = self.session
-        self.driver.session = Session(api.new_game(options), computer=old.computer, seed=1,
-                                      save_path=old.save_path)
-        self.driver.refresh(status="a new game")
+        self.driver.session = Session(state, computer=old.computer, seed=1, save_path=old.save_path)
+        self.driver.refresh(status=status)
 
     def _file_dialog(self, purpose: str, title: str, existing: bool) -> None:
         self.menu.close()
@@ -299,6 +331,4 @@ class Shell:
         except (OSError, api.SaveError) as exc:
             self.driver.say(f"cannot load {path.name}: {exc}", error=True)
             return
-        old = self.session
-        self.driver.session = Session(state, computer=old.computer, seed=1, save_path=old.save_path)
-        self.driver.refresh(status=f"loaded {path.name}")
+        self._start(state, f"loaded {path.name}")
