@@ -601,7 +601,8 @@ def format_position(state: GameState) -> str:
     ``parse_position(format_position(s), s.options)`` has ``s``'s ``position_hash``."""
     auto_sids = sorted(state.pieces) == list(range(1, len(state.pieces) + 1))
     auto_aids = _article_order(state) == list(range(1, len(state.art_code) + 1))
-    lines = [MAGIC, f"ply {state.ply}"]
+    # ``to-move`` is implied by the ply (01/R2.3); it is written for readers of the short form
+    lines = [MAGIC, f"ply {state.ply}", f"to-move {state.side_to_move}"]
     for sid in sorted(state.pieces):
         lines.append(_piece_text(state, state.pieces[sid], auto_sids, auto_aids))
     for sq in sorted(state.ground):
