@@ -55,24 +55,65 @@ def draw_board(surface: pygame.Surface, view: PlayerView, selection: Cell | None
     Air top strip, Ground middle, Sub bottom; White's view is Black's rotated 180°.
     """
     viewer = view.player
-    surface.blit(_background(viewer, lay), (lay.board_x, lay.board_y))
+    tokens = _tokens(view)
+    marks = tuple((r.row, r.col, r.side) for r in view.reinforcements) if reinforcements else ()
+    layer, drawn = _composed(viewer, lay, tokens, marks, piece_set)
+    surface.blit(layer, (lay.board_x, lay.board_y))
     _labels(surface, viewer, lay)
-    if reinforcements:
-        for r in view.reinforcements:
-            rect = cell_rect(r.row, r.col, viewer, lay)
-            corner = [rect.topright, (rect.right - 12, rect.top), (rect.right, rect.top + 12)]
-            pygame.draw.polygon(surface, theme.REINFORCEMENT[r.side], corner)
     for row, col in highlights:
         pygame.draw.rect(surface, theme.HIGHLIGHT, cell_rect(row, col, viewer, lay), 3)
     if selection is not None:
         pygame.draw.rect(surface, theme.SELECTED, cell_rect(*selection, viewer, lay), 3)
     if cursor is not None:
         pygame.draw.rect(surface, theme.CURSOR, cell_rect(*cursor, viewer, lay).inflate(-6, -6), 1)
-    drawn: list[DrawnToken] = []
-    for (row, col, level), items in sorted(_tokens(view).items()):
-        strip = level_rect(cell_rect(row, col, viewer, lay), level, lay)
-        drawn += _strip(surface, strip, row, col, level, items, viewer, piece_set)
-    return drawn
+    return list(drawn)
+
+
+_COMPOSED: dict[tuple[Any, ...], tuple[pygame.Surface, tuple[DrawnToken, ...]]] = {}
+_LAST: dict[tuple[Any, ...], tuple[dict[Cell, Any], pygame.Surface, dict[Cell, list[DrawnToken]]]] = {}
+
+
+def _composed(viewer: str, lay: Layout, tokens: dict[tuple[int, int, str], list[_Item]],
+              marks: tuple[tuple[int, int, str], ...], piece_set: str) -> tuple[pygame.Surface, tuple[DrawnToken, ...]]:
+    """The board with its squares, reinforcement marks and every token. A frame that changes
+    only a selection, a highlight or the hover box reuses it whole; after an action only the
+    squares whose contents changed are drawn again (issue 12 item 7)."""
+    content = tuple(sorted((k, tuple(v)) for k, v in tokens.items()))
+    key = (viewer, lay, content, marks, piece_set)
+    cached = _COMPOSED.get(key)
+    if cached is not None:
+        return cached
+    if len(_COMPOSED) >= 16:
+        _COMPOSED.clear()
+    by_cell: dict[Cell, Any] = defaultdict(list)
+    for (row, col, level), items in content:
+        by_cell[row, col].append((level, items))
+    base = (viewer, lay, marks, piece_set)
+    previous = _LAST.get(base)
+    if previous is None:
+        layer, drawn_at, changed = _background(viewer, lay).copy(), {}, set(by_cell)
+        changed |= {(r, c) for r, c, _ in marks}
+    else:
+        old_cells, old_layer, old_drawn = previous
+        layer, drawn_at = old_layer.copy(), dict(old_drawn)
+        changed = {c for c in set(old_cells) | set(by_cell) if old_cells.get(c) != by_cell.get(c)}
+    local = lay._replace(board_x=0, board_y=0)
+    mark_at = {(r, c): side for r, c, side in marks}
+    for cell in sorted(changed):
+        rect = cell_rect(*cell, viewer, local)
+        layer.blit(_background(viewer, lay), rect, rect)
+        if cell in mark_at:
+            corner = [rect.topright, (rect.right - 12, rect.top), (rect.right, rect.top + 12)]
+            pygame.draw.polygon(layer, theme.REINFORCEMENT[mark_at[cell]], corner)
+        drawn_at[cell] = []
+        for level, items in by_cell.get(cell, ()):
+            strip = level_rect(rect, level, local)
+            drawn_at[cell] += _strip(layer, strip, *cell, level, list(items), viewer, piece_set,
+                                     (lay.board_x, lay.board_y))
+    _LAST[base] = (dict(by_cell), layer, drawn_at)
+    drawn = tuple(d for cell in sorted(drawn_at) for d in drawn_at[cell])
+    _COMPOSED[key] = (layer, drawn)
+    return _COMPOSED[key]
 
 
 # -- helpers -----------------------------------------------------------------------------------
@@ -140,7 +181,8 @@ _STRIPS: dict[tuple[Any, ...], tuple[pygame.Surface, list[pygame.Rect]]] = {}
 
 
 def _strip(surface: pygame.Surface, strip: pygame.Rect, row: int, col: int, level: str,
-           items: list[_Item], viewer: str, piece_set: str) -> list[DrawnToken]:
+           items: list[_Item], viewer: str, piece_set: str,
+           offset: tuple[int, int] = (0, 0)) -> list[DrawnToken]:
     """Blit the strip's tokens, drawn once per content and cached (issue 12 item 7)."""
     key = (strip.width, strip.height, level, tuple(items), viewer, piece_set)
     cached = _STRIPS.get(key)
@@ -160,10 +202,13 @@ def _strip(surface: pygame.Surface, strip: pygame.Rect, row: int, col: int, leve
                 rect = _picture(image, x, size, item, level, viewer, piece_set)
                 x = rect.right + 1
             rects.append(rect)
+        if pygame.display.get_surface() is not None:
+            image = image.convert_alpha()          # the display's format blits several times faster
         cached = _STRIPS[key] = (image, rects)
     image, rects = cached
     surface.blit(image, strip.topleft)
-    return [DrawnToken(what, text, side, row, col, level, r.move(strip.x, strip.y))
+    dx, dy = strip.x + offset[0], strip.y + offset[1]
+    return [DrawnToken(what, text, side, row, col, level, r.move(dx, dy))
             for (what, text, side, _, _), r in zip(items, rects)]
 
 
