@@ -246,10 +246,10 @@ def test_reinforcement_marks_follow_the_view_switch(screen: pygame.Surface) -> N
 
 
 def test_items_not_built_yet_are_greyed_with_the_reason() -> None:
-    """04/U11, U29 are listed but not built yet: greyed, the tooltip says why."""
+    """04/U11 is listed but not built in the window yet: greyed, the tooltip says why."""
     items = {i.command: i for _, entries in menus(MenuContext()) for i in entries}
     assert items["editor"].enabled
-    for command in ("wifi", "last_seen"):
+    for command in ("wifi",):
         assert not items[command].enabled and items[command].why_not
 
 

@@ -257,6 +257,10 @@ class Shell:
         on = self.driver.toggle("show_reinforcements")
         self.driver.say("reinforcement squares marked (04/U25)" if on else "reinforcement marks hidden")
 
+    def _do_last_seen(self) -> None:
+        on = self.driver.toggle("show_last_seen")
+        self.driver.say("last-seen markers shown (04/U29)" if on else "last-seen markers hidden (04/U29)")
+
     def _do_piece_set(self) -> None:
         on = self.driver.toggle("piece_set")
         self.driver.say(f"the {on} piece set (04/U24)")
