@@ -18,8 +18,8 @@ def test_hint_is_a_legal_action_of_the_humans_side_04_U18() -> None:
     assert api.state_hash(session.state) == before
 
 
-def test_switch_sides_hands_the_computer_the_side_to_move_04_U18() -> None:
-    """04/U18: the human (Black, to move) switches sides: the computer now plays Black and
+def test_switch_sides_hands_the_computer_the_side_to_move_04_U16() -> None:
+    """04/U16: the human (Black, to move) switches sides: the computer now plays Black and
     plays its whole turn at once; the human is White."""
     session = Session(api.new_game(), computer="W", level="random")
     assert session.switch_sides() is None
@@ -31,7 +31,7 @@ def test_no_switching_sides_in_a_competitive_game_02_D24() -> None:
     """02/D24: a competitive game refuses the switch, naming the rule; nothing changes."""
     session = Session(api.new_game(api.Options(competitive=True)), computer="W", level="random")
     before = api.state_hash(session.state)
-    assert session.switch_sides() == "02/D24: sides cannot be switched in a competitive game"
+    assert session.switch_sides() == "sides cannot be switched in a competitive game (04/U16, 02/D24)"
     assert session.computer == "W" and api.state_hash(session.state) == before
 
 

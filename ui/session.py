@@ -2,8 +2,9 @@
 
 04/U17 hotseat: two people share the screen; each sees only ``observe(state, side to move)``
 and a privacy screen comes between turns. 04/U18 human vs computer: the engine's computer opponent
-(``engine.api.Bot``, level random/greedy/search, deciding from its own ``observe()`` view only)
-plays the other side and the human sees only their own view. Autosave writes the save file (04/U8, U52) after every finished turn.
+(``engine.api.Bot``, level random/greedy/search, deciding from its own ``observe()`` view
+only, issue 11) plays the other side and the human sees only their own view; ``hint`` asks a
+bot of the human's side for a suggestion. Autosave writes the save file (04/U8, U52) after every finished turn.
 """
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from pathlib import Path
 from engine import api
 from engine.actions import Action
 
-from .scenes import GameScene
+from engine.events import HiddenAgain, Revealed
+
+from .scenes import GameScene, LastSeen
 
 __all__ = ["Session"]
 
@@ -27,9 +30,10 @@ class Session:
                  seconds: float = 1.0) -> None:
         self.state, self.computer, self.save_path = state, computer, save_path
         self.rng = random.Random(seed)
-        self.bot = api.Bot(level, seed=seed, clock=time.monotonic, seconds=seconds)
-        self.helper = api.Bot(level, seed=seed + 1, clock=time.monotonic, seconds=seconds)
+        self.seed, self.level, self.seconds = seed, level, seconds
+        self.bots: dict[str, api.Bot] = {}            # one per side: each remembers its views
         self.privacy_pending = False
+        self.last_seen: dict[str, list[LastSeen]] = {"B": [], "W": []}
         self.play_computer()
 
     @property
@@ -44,48 +48,107 @@ class Session:
         viewer = self.viewer
         mine = self.state.side_to_move == viewer and self.state.result is None
         actions = api.legal_actions(self.state) if mine else []
-        return GameScene(api.observe(self.state, viewer), actions,
-                         api.history_for(self.state, viewer), status, error)
+        scene = GameScene(api.observe(self.state, viewer), actions,
+                          api.history_for(self.state, viewer), status, error)
+        scene.last_seen = list(self.last_seen[viewer])
+        return scene
 
     def apply(self, action: Action) -> str | None:
         """Apply a human's action; returns the RuleError text, or None when it was applied."""
         before = self.state.side_to_move
         try:
-            self.state = api.apply_action(self.state, action)
+            self._play(action)
         except api.RuleError as exc:
             return str(exc)
         self._turn_done(before)
         return None
 
     def undo(self) -> str | None:
-        """04/U31: take back the human's last action of this turn; returns why not, or None."""
-        if not self.state.actions:
-            return "04/U31: only this turn's actions can be undone here"
+        """04/U31: take back the last action, across turns too (non-competitive games only);
+        against the computer, back to before the human's last action. Returns why not, or None."""
+        if self.state.options.competitive:
+            return "a competitive game has no undo (04/U31, 02/D24)"
+        state, human_undone = self.state, False
         try:
-            self.state = api.undo(self.state)
-        except api.RuleError as exc:
-            return str(exc)
+            while True:
+                actor = state.side_to_move if state.actions else _other(state.side_to_move)
+                state = api.undo(state)
+                human_undone = human_undone or actor != self.computer
+                if self.computer is None or (human_undone and state.side_to_move != self.computer):
+                    break
+        except api.RuleError:
+            return "nothing to undo (04/U31)"
+        self._restart_at(state)
         return None
 
+    def undo_turn(self) -> str | None:
+        """04/U31: back to the start of this turn, or of the previous one if this one has no
+        action yet (against the computer: of the human's previous turn)."""
+        if self.state.options.competitive:
+            return "a competitive game has no undo (04/U31, 02/D24)"
+        ply = self.state.ply if self.state.actions else self.state.ply - 1
+        try:
+            while ply >= 1:
+                state = api.undo_to_turn(self.state, ply)
+                if state.side_to_move != self.computer:
+                    self._restart_at(state)
+                    return None
+                ply -= 1
+        except api.RuleError as exc:
+            return str(exc)
+        return "nothing to undo (04/U31)"
+
+    def _play(self, action: Action) -> None:
+        """Apply ``action`` and keep each side's last-seen markers (04/U29) from its events."""
+        self.state, events = api.apply_action_events(self.state, action)
+        for viewer, marks in self.last_seen.items():
+            for e in api.events_for(events, viewer):
+                if isinstance(e, HiddenAgain) and e.side != viewer:
+                    marks.append(LastSeen(e.kind, e.side, *e.cell, self.state.ply))
+                elif isinstance(e, Revealed) and e.side != viewer:
+                    # enemy pieces are not identified (RUL-50 a): a piece of that type seen
+                    # again takes away that type's markers
+                    marks[:] = [m for m in marks if m.kind != e.kind]
+
+    def bot(self, side: str) -> api.Bot:
+        """The computer player of ``side`` (made on first use; a thinking clock of its own)."""
+        if side not in self.bots:
+            self.bots[side] = api.Bot(self.level, seed=self.seed + (side == "B"),
+                                      clock=time.monotonic, seconds=self.seconds)
+        return self.bots[side]
+
     def hint(self) -> tuple[str, bool]:
-        """The computer's suggestion for the human's next action, from the human's view alone
-        (issue 11); (status text, is it an error)."""
+        """The computer's suggestion for the human's next action, from the human's own view
+        (issue 11); nothing is applied. Returns (status text, whether it is an error)."""
         me = self.state.side_to_move
-        if self.state.result is not None or (self.computer is not None and me == self.computer):
+        if self.state.result is not None or me == self.computer:
             return "no hint: it is not your turn", True
-        action = self.helper.choose(api.observe(self.state, me), api.legal_actions(self.state))
+        action = self.bot(me).choose(api.observe(self.state, me), api.legal_actions(self.state))
         return f"hint: {api.format_action(action)}", False
 
+    def _restart_at(self, state: api.GameState) -> None:
+        self.last_seen = {"B": [], "W": []}           # markers are this session's memory only
+        self.bots = {}
+        self.state, self.privacy_pending = state, False
+        self._autosave()
+
     def switch_sides(self) -> str | None:
-        """04/U18: swap colours with the computer; refused in a competitive game (02/D24) and
-        in hotseat. Returns why not, or None (the computer then plays if it is its turn)."""
+        """04/U16: the human takes the other colour at once (non-competitive games against the
+        computer); the computer then plays if it is now its turn."""
         if self.computer is None:
-            return "switching sides needs a game against the computer (04/U18)"
+            return "switching sides is for games against the computer (04/U16)"
         if self.state.options.competitive:
-            return "02/D24: sides cannot be switched in a competitive game"
-        self.computer = "W" if self.computer == "B" else "B"
-        self.bot, self.helper = self.helper, self.bot
+            return "sides cannot be switched in a competitive game (04/U16, 02/D24)"
+        self.computer = "B" if self.computer == "W" else "W"
         self.play_computer()
+        return None
+
+    def save(self, path: str | Path) -> str | None:
+        """04/U8: save the game as its history; returns why not, or None."""
+        try:
+            api.save(self.state, path)
+        except OSError as exc:
+            return f"cannot save to {path}: {exc.strerror or exc}"
         return None
 
     def play_computer(self) -> None:
@@ -93,8 +156,8 @@ class Session:
         while self.computer == self.state.side_to_move and self.state.result is None:
             before = self.state.side_to_move
             me = self.state.side_to_move
-            action = self.bot.choose(api.observe(self.state, me), api.legal_actions(self.state))
-            self.state = api.apply_action(self.state, action)
+            self._play(self.bot(me).choose(api.observe(self.state, me),
+                                           api.legal_actions(self.state)))
             if self.state.side_to_move != before or self.state.result is not None:
                 self._autosave()
 
@@ -110,3 +173,7 @@ class Session:
     def _autosave(self) -> None:
         if self.save_path is not None:
             api.save(self.state, self.save_path)
+
+
+def _other(side: str) -> str:
+    return "W" if side == "B" else "B"
