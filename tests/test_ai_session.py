@@ -40,3 +40,17 @@ def test_hint_refused_in_hotseat_when_not_your_turn() -> None:
     session = Session(api.new_game(), computer="W", level="random")
     session.computer = "B"                      # as if it were the computer's turn now
     assert session.hint() == ("no hint: it is not your turn", True)
+
+
+def test_hint_menu_item_and_shortcut() -> None:
+    """The Actions menu offers the hint on the player's turn only, F4 is its shortcut."""
+    import pygame
+
+    from ui.menus import MenuContext, menus, shortcut_command
+
+    def item(ctx: MenuContext):                  # type: ignore[no-untyped-def]
+        return next(i for _title, items in menus(ctx) for i in items if i.command == "hint")
+
+    assert shortcut_command(pygame.K_F4, 0) == "hint"
+    assert item(MenuContext(my_turn=True)).enabled
+    assert not item(MenuContext(my_turn=False)).enabled
