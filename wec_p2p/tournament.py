@@ -158,7 +158,10 @@ def main(argv: list[str] | None = None) -> int:
     for level, st in sorted(stats.items()):
         if not st.turn_times:
             continue
-        over = sum(t > 1.2 * args.seconds for t in st.turn_times) if level != "random" else 0
+        over: object = sum(t > 1.2 * args.seconds for t in st.turn_times) \
+            if level != "random" else 0
+        if args.no_clock:
+            over = "-"                    # no time budget: nothing to be over
         nps = st.nodes / st.think if st.think and st.nodes else 0.0
         print(f"{level:<8}{len(st.turn_times):>7}{1000 * statistics.median(st.turn_times):>11.1f}"
               f"{1000 * _pct(st.turn_times, 0.99):>9.1f}{1000 * max(st.turn_times):>9.1f}"
