@@ -263,3 +263,31 @@ def test_view_piece_shape_switches_to_the_detailed_set(screen: pygame.Surface) -
     shell.pump([], 0.05)
     assert shell.driver.prefs["piece_set"] == "detailed"
     assert pygame.image.tobytes(screen.subsurface(area), "RGB") != before
+
+
+def test_loading_a_long_save_shows_its_progress(screen: pygame.Surface, tmp_path: Path) -> None:
+    """A long game's save replays with a progress bar: it advances to the last line and the
+    game then stands at the saved state."""
+    import random
+    rng, state = random.Random(4), api.new_game()
+    while len(state.history) < 120 and state.result is None:
+        state = api.apply_action(state, api.random_action(state, rng))
+    save = tmp_path / "long.wec"
+    api.save(state, save)
+    shell = Shell(Session(api.new_game()), screen, autosave=save)
+    choose(shell, "File", "continue")
+    shown = shell.progress_shown
+    assert len(shown) >= 10
+    assert [d for d, _ in shown] == sorted(d for d, _ in shown)
+    assert shown[-1][0] == shown[-1][1]
+    assert api.state_hash(shell.session.state) == api.state_hash(api.load(save))
+
+
+def test_load_progress_is_told_every_line() -> None:
+    """engine.history.loads tells progress(done, total) for every line, ending at total."""
+    state = api.apply_action(api.new_game(), api.parse_action(SHP_MOVE))
+    state = api.apply_action(state, api.EndTurn())
+    calls: list[tuple[int, int]] = []
+    api.loads(api.dumps(state), progress=lambda d, t: calls.append((d, t)))
+    total = len(state.history)
+    assert calls == [(i, total) for i in range(total)] + [(total, total)]

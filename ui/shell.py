@@ -7,6 +7,7 @@ widget, anything else to the game scene. It draws only when something changed.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
@@ -23,6 +24,7 @@ from .editor_screen import EditorScreen, LeaveEditor, PlayPosition
 from .menu_bar import BAR_HEIGHT, MenuBar
 from .menus import NOT_YET, MenuContext, shortcut_command
 from .option_words import GROUPS, describe_option, value_words
+from .panel_view import draw_progress
 from .options_screen import Cancelled, OptionsScreen, StartGame
 from .scenes import GameScene
 from .session import Session
@@ -55,6 +57,7 @@ class Shell:
         self.message: UIMessageWindow | None = None
         self.dirty = True
         self.drew = False                  # the last frame drew something (so flip it)
+        self.progress_shown: list[tuple[int, int]] = []   # what the loading bar showed (tests)
 
     @property
     def session(self) -> Session:
@@ -332,10 +335,27 @@ class Shell:
             error = self.session.save(path)
             self.driver.say(error if error is not None else f"saved to {path}", error=error is not None)
 
+    def _loading(self, name: str) -> Callable[[int, int], None]:
+        """A progress callback that draws "Loading NAME" and a bar while a long save replays
+        (issue 12 item 7); it redraws at most every 2% so loading stays fast."""
+        shown = [-1]
+
+        def progress(done: int, total: int) -> None:
+            step = 50 * done // max(1, total)
+            if step == shown[0] or total < 50:
+                return
+            shown[0] = step
+            self.progress_shown.append((done, total))
+            draw_progress(self.surface, f"Loading {name}: turn line {done} of {total}", done / max(1, total),
+                          self.lay)
+            if pygame.display.get_surface() is self.surface:
+                pygame.display.flip()
+        return progress
+
     def _load(self, path: Path) -> None:
         """04/U7, U9: play on from a save file; an unreadable one says why and changes nothing."""
         try:
-            state = api.load(path)
+            state = api.load(path, progress=self._loading(path.name))
         except (OSError, api.SaveError) as exc:
             self.driver.say(f"cannot load {path.name}: {exc}", error=True)
             return
