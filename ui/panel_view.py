@@ -12,6 +12,7 @@ import pygame
 
 from . import theme
 from .layout import LAYOUT, Layout
+from .words import split_rule
 
 __all__ = ["BAR_ITEMS", "LIST_ROWS", "HISTORY_ROW", "end_button", "list_row_rect", "history_rect",
            "wrapped_history", "draw_bar", "draw_panel", "draw_status", "draw_privacy", "draw_progress"]
@@ -126,10 +127,14 @@ def _break_at(f: pygame.font.Font, line: str, room: int) -> int:
 
 
 def draw_status(surface: pygame.Surface, text: str, error: bool, lay: Layout = LAYOUT) -> None:
-    """The status line under the board: the last RuleError's message, or a hint."""
+    """The status line under the board: the last refusal or a hint in words, and the rule it
+    names in a smaller details line (issue 12 item 3: rule ids only in a details line)."""
     y = lay.board_y + lay.board_size + 8
     colour = theme.ERROR if error else theme.TEXT
-    surface.blit(theme.text(20, text, colour), (lay.board_x, y))
+    words, rule = split_rule(text)
+    surface.blit(theme.text(20, theme.fit(20, words, lay.panel_x - lay.board_x - 8), colour), (lay.board_x, y))
+    if rule:
+        surface.blit(theme.text(16, f"details: rule {rule}", theme.DIM), (lay.board_x, y + 24))
 
 
 def draw_privacy(surface: pygame.Surface, side_name: str, lay: Layout = LAYOUT) -> None:
