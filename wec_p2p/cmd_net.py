@@ -61,6 +61,11 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-discovery", action="store_true", help="host: do not advertise over mDNS")
     p.add_argument("--show-turns", action="store_true",
                    help="print each turn's history line once both sides agree on its state hash")
+    p.add_argument("--abandon-after", type=float, default=120.0, metavar="SECONDS",
+                   help="claim the game when the other side drops out and does not come back within "
+                        "SECONDS (default 120; 0 = wait for ever)")
+    p.add_argument("--bot-max-actions", type=int, metavar="N",
+                   help="the bot stops acting after N actions but stays connected (tests, demos)")
 
 
 def cmd_host(args: argparse.Namespace) -> int:
@@ -120,11 +125,13 @@ def _config(args: argparse.Namespace) -> tuple[NetConfig, BotDriver]:
 
     cfg = NetConfig(identity=identity, data_dir=directory, engine=engine, name=args.name or f"wec-{identity.fingerprint[:6]}",
                     timeouts=Timeouts(confirm=120.0), licence_token=token, licence_check=check_peer,
-                    confirm=_auto_yes if args.auto_confirm else _ask, new_game=args.new_game)
+                    confirm=_auto_yes if args.auto_confirm else _ask, new_game=args.new_game,
+                    abandon_after=max(0.0, args.abandon_after))
     requests = [_parse_request(r) for r in args.request]
     reject = set(args.reject)
     bot = _PrintingBot(engine, seed=args.seed, colour=args.colour, gov=args.gov, requests=requests,
-                       approve=lambda changes: not (reject & set(changes)), show_turns=args.show_turns)
+                       approve=lambda changes: not (reject & set(changes)), show_turns=args.show_turns,
+                       max_actions=args.bot_max_actions)
     return cfg, bot
 
 
@@ -209,14 +216,22 @@ class _PrintingBot(BotDriver):
         self.match: Match | None = None
         self._last_mover: str | None = None
         self._turn_actions: list[str] = []
+        self._stalled = False
 
     def decide(self, match: Match) -> Send | None:
         self.match = match
-        return super().decide(match)
+        send = super().decide(match)
+        play = match.play
+        if (send is None and play is not None and play.my_move() and self.max_actions is not None
+                and self.actions >= self.max_actions and not self._stalled):
+            self._stalled = True
+            print(f"bot: stopped acting after {self.actions} actions (--bot-max-actions)", flush=True)
+        return send
 
     def on_event(self, event: Event) -> None:
         super().on_event(event)
-        if event.kind in ("rule-answer", "colours", "governments", "game-over", "rejected", "command-refused"):
+        if event.kind in ("rule-answer", "colours", "governments", "game-over", "rejected", "command-refused",
+                          "draw-offer", "draw-declined"):
             print(f"{event.kind}: {event.data}", flush=True)
         elif event.kind == "started":
             print(f"started: game {event.data['game_id'].hex()[:16]}, colours {event.data['colours']}", flush=True)
