@@ -25,6 +25,7 @@ from net.discovery import AsyncDiscovery, DiscoveryError, HostPortError, parse_h
 from net.errors import NetError
 from net.identity import Identity, load_or_create
 from net.licence import LicenceError, verify_peer_token, verify_token
+from net.licence_client import this_machine
 from net.match import Match
 from net.outputs import Event, Send
 from net.session import Host, NetConfig, Outcome, play_as_guest
@@ -108,8 +109,11 @@ def _own_token(directory: Path, identity: Identity) -> bytes | None:
         raise LicenceError("not_activated", "network play needs an activated installation: run `wec activate KEY`")
     token = token_path.read_bytes()
     try:
-        verify_token(token, identity.public_bytes, vendor_public_key=vendor_key.VENDOR_PUBLIC_KEY)
+        verify_token(token, identity.public_bytes, vendor_public_key=vendor_key.VENDOR_PUBLIC_KEY,
+                     machine=this_machine(identity.public_bytes))
     except LicenceError as exc:
+        if exc.code in ("wrong_machine", "not_machine_bound"):   # the detail says what to do (issue 10 item 5)
+            raise LicenceError(exc.code, f"this installation's licence is not valid here: {exc.detail}") from None
         raise LicenceError(exc.code, f"this installation's licence is not valid: {exc.detail}; "
                            "network play needs a valid licence (`wec activate KEY`)") from None
     return token
