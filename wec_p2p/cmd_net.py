@@ -21,13 +21,15 @@ import engine.api as engine
 from engine.visibility import hidden_from
 from net import vendor_key
 from net.bot import BotDriver
-from net.discovery import AsyncDiscovery, DiscoveryError, HostPortError, parse_host_port
+from net.discovery import AsyncDiscovery, DiscoveryError, HostPortError, PeerInfo, parse_host_port
 from net.errors import NetError
 from net.identity import Identity, load_or_create
 from net.licence import LicenceError, verify_peer_token, verify_token
 from net.licence_client import this_machine
 from net.match import Match
 from net.outputs import Event, Send
+from net.peer_names import listing, resolve
+from net.peers import PeerStore
 from net.session import Host, NetConfig, Outcome, play_as_guest
 from net.transport import Timeouts
 from wec_p2p.paths import data_dir
@@ -59,6 +61,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--auto-confirm", action="store_true", help="accept the pairing code without asking")
     p.add_argument("--new-game", action="store_true", help="abandon an unfinished game with this peer")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds to find/answer the peer")
+    p.add_argument("--name-wait", type=float, default=1.5, metavar="SECONDS",
+                   help="join: after a first answer to a name not pinned here, listen this long for other "
+                        "devices answering the same name (default 1.5)")
     p.add_argument("--no-discovery", action="store_true", help="host: do not advertise over mDNS")
     p.add_argument("--show-turns", action="store_true",
                    help="print each turn's history line once both sides agree on its state hash")
@@ -170,25 +175,62 @@ async def _join(args: argparse.Namespace) -> Outcome:
 
 
 async def _discover(cfg: NetConfig, args: argparse.Namespace) -> tuple[str, int, str]:
+    """Find PEER by name or fingerprint prefix (issue 10 item 3: names are claims, not identities).
+
+    A name pinned here joins only that identity (another one using the name is refused with a
+    warning). A name not pinned is listened for ``--name-wait`` more seconds after the first
+    answer; several identities answering it are listed with fingerprints and the player chooses
+    (a script, with no terminal on stdin, is refused)."""
     disc = AsyncDiscovery(cfg.name, cfg.identity.fingerprint, status="joining",
                           interfaces=[args.interface] if args.interface else None)
     await disc.async_start()
-    wanted = args.peer.lower()
+    pins = PeerStore(cfg.data_dir).all()
+    warned: set[str] = set()
     try:
         loop = asyncio.get_running_loop()
         start = loop.time()
         deadline = start + args.timeout
-        while loop.time() < deadline:
-            for peer in disc.peers.values():
-                if peer.name.lower() == wanted or peer.fingerprint.lower().startswith(wanted):
-                    print(f"found {peer.name!r} ({peer.fingerprint[:16]}) at {peer.host}:{peer.port} "
-                          f"after {(loop.time() - start) * 1e3:.0f} ms of browsing", flush=True)
-                    return peer.host, peer.port, peer.fingerprint
+        first: float | None = None
+        while True:
+            now = loop.time()
+            final = now >= deadline or (first is not None and now >= first + args.name_wait)
+            found = resolve(args.peer, list(disc.peers.values()), pins, final)
+            for warning in found.warnings:
+                if warning not in warned:
+                    warned.add(warning)
+                    print(f"wec: {warning}", file=sys.stderr, flush=True)
+            if found.first_contact and first is None:
+                first = now
+            if found.peer is not None:
+                peer = found.peer
+                print(f"found {peer.name!r} ({peer.fingerprint[:16]}) at {peer.host}:{peer.port} "
+                      f"after {(loop.time() - start) * 1e3:.0f} ms of browsing", flush=True)
+                return peer.host, peer.port, peer.fingerprint
+            if found.choices and (final or not found.first_contact):
+                peer = await _choose(args.peer, found.choices)
+                return peer.host, peer.port, peer.fingerprint
+            if found.refused:
+                raise NetError(found.refused)
+            if now >= deadline:
+                break
             await asyncio.sleep(0.005)
     finally:
         await disc.async_close()
     raise ConnectionError(f"no peer named or with fingerprint {args.peer!r} answered within {args.timeout:g} s "
                           "(is `wec host` running on this network? if multicast is blocked, give host:port)")
+
+
+async def _choose(wanted: str, choices: list[PeerInfo]) -> PeerInfo:
+    """Several identities answer ``wanted``: ask which one (a script is refused)."""
+    text = f"several devices answer {wanted!r}:\n{listing(choices)}"
+    if not sys.stdin.isatty():
+        raise NetError(f"{text}\nrefused: compare the fingerprints with the other screen and join by "
+                       f"fingerprint, e.g. `wec join {choices[0].fingerprint[:16]}`")
+    print(text, flush=True)
+    answer = (await asyncio.to_thread(input, f"join which one? [1-{len(choices)}, empty = none] ")).strip()
+    if not answer.isdigit() or not 1 <= int(answer) <= len(choices):
+        raise NetError(f"no device chosen among those answering {wanted!r}; nothing joined")
+    return choices[int(answer) - 1]
 
 
 def _parse_request(text: str) -> dict[str, Any]:
