@@ -72,6 +72,8 @@ def _common(p: argparse.ArgumentParser) -> None:
                         "SECONDS (default 120; 0 = wait for ever)")
     p.add_argument("--bot-max-actions", type=int, metavar="N",
                    help="the bot stops acting after N actions but stays connected (tests, demos)")
+    p.add_argument("--bot-resign-after", type=int, metavar="N",
+                   help="the bot resigns in its first own turn after N actions (RUL-53; tests, demos)")
 
 
 def cmd_host(args: argparse.Namespace) -> int:
@@ -140,7 +142,7 @@ def _config(args: argparse.Namespace) -> tuple[NetConfig, BotDriver]:
     reject = set(args.reject)
     bot = _PrintingBot(engine, seed=args.seed, colour=args.colour, gov=args.gov, requests=requests,
                        approve=lambda changes: not (reject & set(changes)), show_turns=args.show_turns,
-                       max_actions=args.bot_max_actions)
+                       max_actions=args.bot_max_actions, resign_after=args.bot_resign_after)
     return cfg, bot
 
 
@@ -256,9 +258,9 @@ async def _ask(code: str, name: str) -> bool:
 class _PrintingBot(BotDriver):
     """The bot, printing the setup, the end of the game and (``show_turns``) every agreed turn."""
 
-    def __init__(self, *args: Any, show_turns: bool = False, **kw: Any) -> None:
+    def __init__(self, *args: Any, show_turns: bool = False, resign_after: int | None = None, **kw: Any) -> None:
         super().__init__(*args, **kw)
-        self.show_turns = show_turns
+        self.show_turns, self.resign_after = show_turns, resign_after
         self.match: Match | None = None
         self._last_mover: str | None = None
         self._turn_actions: list[str] = []
@@ -266,8 +268,12 @@ class _PrintingBot(BotDriver):
 
     def decide(self, match: Match) -> Send | None:
         self.match = match
-        send = super().decide(match)
         play = match.play
+        if (play is not None and self.resign_after is not None and self.actions >= self.resign_after
+                and play.my_move()):
+            print(f"bot: resigning after {self.actions} actions (--bot-resign-after)", flush=True)
+            return play.resign()
+        send = super().decide(match)
         if (send is None and play is not None and play.my_move() and self.max_actions is not None
                 and self.actions >= self.max_actions and not self._stalled):
             self._stalled = True
