@@ -185,13 +185,13 @@ class Lockstep:
             self.rejections += 1
             self.refused["peer"] += 1
             rule, reason = reject
-            out: list[Output] = [Send(ActionResult(msg.index, False, rule, reason)),
-                                 Event("rejected", {"by": "us", "text": msg.text, "rule": rule, "reason": reason})]
+            refused: list[Output] = [Send(ActionResult(msg.index, False, rule, reason)),
+                                     Event("rejected", {"by": "us", "text": msg.text, "rule": rule, "reason": reason})]
             if self.refused["peer"] > MAX_REFUSED_ACTIONS:
-                out.append(Send(Claim("refused-actions", self.turn, self.index, self.peer_seen,
-                                      f"{self.refused['peer']} refused actions in one turn (limit "
-                                      f"{MAX_REFUSED_ACTIONS}); the last: {rule}: {reason}"[:256])))
-            return out
+                refused.append(Send(Claim("refused-actions", self.turn, self.index, self.peer_seen,
+                                          f"{self.refused['peer']} refused actions in one turn (limit "
+                                          f"{MAX_REFUSED_ACTIONS}); the last: {rule}: {reason}"[:256])))
+            return refused
         out: list[Output] = [Send(ActionResult(msg.index, True, "", ""))]
         return out + self._apply(new, msg.text, mine=False)
 

@@ -404,7 +404,7 @@ class GameConnection:
         moment the peer got the move or sent its last action, and survives a reconnection."""
         play, header = self.match.play if self.match else None, self.header
         limit = play.peer_clock() if play is not None else None
-        if limit is None or header is None:
+        if play is None or limit is None or header is None:
             return await self.link.recv()
         loop = asyncio.get_running_loop()
         key = (play.index, play.turn, play.peer_actions)
