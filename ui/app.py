@@ -7,6 +7,7 @@ string into those same events.
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 
 import pygame
@@ -21,6 +22,12 @@ from .session import Session
 
 __all__ = ["Driver", "script_events", "state_summary", "run"]
 
+# Events that change nothing on screen: no redraw for them (issue 12 item 7, idle < 2%).
+_QUIET = frozenset({pygame.MOUSEMOTION, pygame.ACTIVEEVENT, pygame.WINDOWENTER, pygame.WINDOWLEAVE,
+                    pygame.AUDIODEVICEADDED, pygame.AUDIODEVICEREMOVED, pygame.NOEVENT})
+IDLE_WAKE_MS = 250          # a blocked frame loop wakes this often at most (nothing to do)
+POLL_S = 0.02               # without a real screen SDL's wait spins: sleep between polls instead
+
 
 class Driver:
     """Runs scenes for a ``Session`` on ``surface``."""
@@ -31,17 +38,31 @@ class Driver:
         self.scene.starting()
         self.running = True
         self.drawn: list[DrawnToken] = []
+        self.dirty = True                  # the screen no longer shows the scene
 
-    def pump(self) -> bool:
-        """One frame: handle queued events, draw; returns False once the player quit."""
-        for e in pygame.event.get():
-            if e.type == pygame.USEREVENT and hasattr(e, "action"):
-                self.handle(Apply(e.action))       # a scripted action (``act`` step)
-                continue
+    def invalidate(self) -> None:
+        """Draw again at the next frame (a window exposed, a benchmark)."""
+        self.dirty = True
+
+    def pump(self, events: list[pygame.event.Event] | None = None) -> bool:
+        """One frame: handle queued events (or ``events``), draw only if anything changed;
+        returns False once the player quit."""
+        for e in pygame.event.get() if events is None else events:
+            self.feed(e)
+        if self.dirty:
+            self.drawn = self.scene.draw(self.surface)
+            self.dirty = False
+        return self.running
+
+    def feed(self, e: pygame.event.Event) -> None:
+        """One event into the scene; marks the screen dirty unless it was plain mouse motion."""
+        if e.type == pygame.USEREVENT and hasattr(e, "action"):
+            self.handle(Apply(e.action))           # a scripted action (``act`` step)
+        else:
             for out in self.scene.event(e):
                 self.handle(out)
-        self.drawn = self.scene.draw(self.surface)
-        return self.running
+        if e.type not in _QUIET:
+            self.dirty = True
 
     def handle(self, out: Apply | Undo | Quit | Dismiss) -> None:
         """Carry out one scene output."""
@@ -89,26 +110,44 @@ def script_events(script: str, viewer: Callable[[], str]) -> Iterator[list[pygam
             raise ValueError(f"unknown script step {step!r}")
 
 
+def _next_events(blocking: bool) -> list[pygame.event.Event]:
+    """The events that came since the last frame, sleeping until there is one (or a wake-up)."""
+    if blocking:
+        first = pygame.event.wait(IDLE_WAKE_MS)
+        return ([first] if first.type != pygame.NOEVENT else []) + pygame.event.get()
+    events = pygame.event.get()
+    if not events:
+        time.sleep(POLL_S)
+    return events
+
+
 def state_summary(session: Session) -> str:
     """One line for scripts and tests: ply, side to move, result and state hash."""
     s = session.state
     return f"RESULT ply={s.ply} to_move={s.side_to_move} result={api.outcome(s)} hash={api.state_hash(s)}"
 
 
-def run(session: Session, surface: pygame.Surface, script: str | None = None,
-        fps: int = 30) -> int:
-    """The frame loop until the player quits (or, with ``script``, until it is used up)."""
-    driver, clock = Driver(session, surface), pygame.time.Clock()
+def run(session: Session, surface: pygame.Surface, script: str | None = None) -> int:
+    """The frame loop until the player quits (or, with ``script``, until it is used up).
+
+    Interactive: the loop sleeps in ``pygame.event.wait`` until an event comes and flips the
+    display only after a redraw, so an idle window costs (almost) no CPU."""
+    driver = Driver(session, surface)
+    blocking = pygame.display.get_driver() not in ("dummy", "offscreen")
     steps = script_events(script, lambda: session.viewer) if script is not None else None
     while driver.running:
         if steps is not None:
             batch = next(steps, None)
             if batch is None:
                 break
-            for e in batch:
-                pygame.event.post(e)
-        driver.pump()
-        pygame.display.flip()
-        if steps is None:
-            clock.tick(fps)
+            driver.pump(batch)
+            pygame.display.flip()
+            continue
+        events = _next_events(blocking)
+        if events and any(e.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE) for e in events):
+            driver.invalidate()
+        was_dirty = driver.dirty or any(e.type not in _QUIET for e in events)
+        driver.pump(events)
+        if was_dirty:
+            pygame.display.flip()
     return 0

@@ -17,8 +17,8 @@ __all__ = ["Layout", "LAYOUT", "cell_rect", "cell_at", "level_rect"]
 class Layout(NamedTuple):
     """Pixel geometry of the game screen."""
 
-    width: int = 1120
-    height: int = 720
+    width: int = 1366
+    height: int = 768
     bar: int = 28                     # the task bar's height (04/U4)
     board_x: int = 16
     board_y: int = 44

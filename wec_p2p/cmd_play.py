@@ -6,6 +6,10 @@ import os
 from typing import Any
 
 
+# SDL falls back to these when it finds no screen: a window there is invisible (issue 12 item 7).
+NO_SCREEN_DRIVERS = frozenset({"offscreen", "dummy"})
+
+
 def register(subparsers: Any) -> None:
     """Add ``wec play``."""
     p = subparsers.add_parser("play", help="play on this computer: hotseat or against the computer",
@@ -44,6 +48,11 @@ def run(args: argparse.Namespace) -> int:
     computer = ("W" if args.side == "black" else "B") if args.vs_computer else None
     session = Session(state, computer=computer, seed=args.seed, save_path=args.save)
     pygame.display.init()   # no mixer: the game has no sound yet
+    if not args.headless and pygame.display.get_driver() in NO_SCREEN_DRIVERS:
+        pygame.quit()
+        print("wec play: no display to open a window on (DISPLAY / WAYLAND_DISPLAY not set?); "
+              "run it on a desktop, or use --headless --script for a scripted game")
+        return 2
     try:
         pygame.display.set_caption("WEC — Weaponized Chess")
         try:
