@@ -173,7 +173,7 @@ def test_peer_that_quits_and_stays_away_loses_by_abandonment_and_sees_it_on_retu
     assert [m for d, m in _messages(finished.transcript) if isinstance(m, Claim)] == claims
 
 
-async def _host_leaves(tmp: Path) -> tuple[Any, Any]:
+async def _host_leaves(tmp: Path) -> tuple[Any, Any, list[tuple[str, Any]], Any]:
     hc, gc = make_cfg(tmp, "host", engine, abandon_after=0), make_cfg(tmp, "guest", engine, abandon_after=0.3)
     host_bot = Scripted(engine, seed=1, colour="white", after=3, then="stall")
     guest_bot = BotDriver(engine, seed=2, colour="black")
@@ -183,17 +183,28 @@ async def _host_leaves(tmp: Path) -> tuple[Any, Any]:
     while guest_bot.kinds().count("applied") < 3:
         await asyncio.sleep(0.005)
     await host.close()   # the host's laptop leaves: its listener and its connection are gone
-    return await guest, gc
+    guest_out = await guest
+    claimed = _messages(guest_out.transcript)
+    back = Host(hc, BotDriver(engine, seed=5, colour="white"), "127.0.0.1", 0)   # the host comes back later
+    port = await back.start()
+    try:
+        again = await join(gc, BotDriver(engine, seed=6, colour="black"), "127.0.0.1", port)
+        host_out = await back.wait(30)
+    finally:
+        await back.close()
+    return guest_out, claimed, again, host_out
 
 
-def test_guest_claims_when_the_host_does_not_come_back(tmp_path: Path) -> None:
+def test_guest_claims_when_the_host_does_not_come_back_and_the_host_sees_it_later(tmp_path: Path) -> None:
     """Issue 10 item 1: the guest keeps trying to reconnect; after ``abandon_after`` without the
-    host it claims the game, signed, in its own transcript."""
-    guest_out, gc = run(_host_leaves(tmp_path))
+    host it claims the game, signed, in its own transcript. When the host hosts again and the
+    guest joins, the host receives the claim and records the same result."""
+    guest_out, claimed, again, host_out = run(_host_leaves(tmp_path))
     assert (guest_out.status, guest_out.outcome) == ("finished", "black")
     assert "white abandoned the game" in guest_out.reason
-    claims = [(d, m.kind) for d, m in _messages(guest_out.transcript) if isinstance(m, Claim)]
-    assert claims == [("out", "abandoned")]
+    assert [(d, m.kind) for d, m in claimed if isinstance(m, Claim)] == [("out", "abandoned")]
+    assert (again.status, again.outcome) == (host_out.status, host_out.outcome) == ("finished", "black")
+    assert [(d, m.kind) for d, m in _messages(host_out.transcript) if isinstance(m, Claim)] == [("in", "abandoned")]
 
 
 async def _both_claim(tmp: Path) -> tuple[Any, Any]:
@@ -339,3 +350,60 @@ def test_an_unfounded_refused_actions_claim_stops_the_game_instead_of_losing_it(
     out = run(_unfounded_claim(tmp_path))
     assert out.status == "stopped"
     assert "unfounded refused-actions claim" in out.reason and out.outcome is None
+
+
+async def _lying_peer(tmp: Path, lie: Any) -> Any:
+    """The evil guest (black, to move) sends ``lie(evil)`` as its first play message."""
+    hc = make_cfg(tmp, "host", engine)
+    host = Host(hc, BotDriver(engine, seed=1, colour="white"), "127.0.0.1", 0)
+    port = await host.start()
+    evil = Evil(tmp, hc)
+    try:
+        await evil.connect(port, hc.timeouts)
+        await evil.hello()
+        await evil.setup_as_black()
+        await evil.send(lie(evil), feed=False)
+        return await host.wait(30)
+    finally:
+        if evil.link is not None:
+            await evil.link.close()
+        await host.close()
+
+
+@pytest.mark.parametrize("lie, reason", [
+    (lambda e: Resign(1, 0), "resignation outside the sender's own turn (RUL-53)"),
+    (lambda e: Resign(0, 7), "resignation with 7 actions applied, we have 0"),
+    (lambda e: DrawAnswer(0, True), "draw answer for turn 0 without a standing offer"),
+    (lambda e: Claim("time", 0, 0, 0, "lies"), "unfounded time claim: no move time limit was agreed"),
+])
+def test_an_ending_that_breaks_the_rules_stops_the_game_with_the_reason(tmp_path: Path, lie: Any,
+                                                                         reason: str) -> None:
+    """RUL-53 / issue 10 item 1: a resignation out of turn or with a wrong action count, an answer
+    to no offer, and a time claim without an agreed limit are refused: the game stops with the
+    reason and no result is recorded."""
+    out = run(_lying_peer(tmp_path, lie))
+    assert out.status == "stopped" and out.outcome is None
+    assert reason in out.reason
+
+
+def test_a_draw_offer_lapses_at_the_end_of_the_opponents_next_turn_RUL_53(tmp_path: Path) -> None:
+    """RUL-53: "the offer stands until the end of the opponent's next turn": the host never
+    answers; when its next turn ends the offer lapses on both sides and the game goes on (the
+    guest then resigns, so that it ends)."""
+    host_bot = BotDriver(engine, seed=1, colour="white")
+
+    class OfferThenResign(Scripted):
+        def decide(self, match: Match) -> Send | None:
+            play = match.play
+            if play is not None and self.done and play.my_move() and "draw-offer-lapsed" in self.kinds():
+                return play.resign()
+            return super().decide(match)
+
+    guest_bot = OfferThenResign(engine, seed=2, colour="black", after=2, then="offer-draw")
+    _, _, host_out, guest_out, _ = run(_pair_and_play(tmp_path, host_bot, guest_bot))
+    assert (host_out.outcome, guest_out.outcome) == ("white", "white")
+    lapsed_g = [e.data for e in guest_bot.events if e.kind == "draw-offer-lapsed"]
+    lapsed_h = [e.data for e in host_bot.events if e.kind == "draw-offer-lapsed"]
+    offers = [e.data for e in host_bot.events if e.kind == "draw-offer"]
+    assert len(offers) == 1 and lapsed_g == [{"by": "us", "turn": offers[0]["turn"]}]
+    assert lapsed_h == [{"by": "peer", "turn": offers[0]["turn"]}]
