@@ -796,7 +796,7 @@ class Host:
         self.active_link: Link | None = None
         self._ctx: tuple[list[str], ssl.SSLContext] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._absent_since: float | None = None      # when the peer of the game in play dropped
+        self._absent: tuple[bytes, float] | None = None   # the peer of the game in play that dropped, and when
         self._abandon: asyncio.Task[None] | None = None
 
     async def start(self) -> int:
@@ -861,10 +861,10 @@ class Host:
                 pass
         self._active = asyncio.current_task()
         self.active_link = link
-        if self._abandon is not None:   # the peer is back (the absence counts on if this one fails)
-            self._abandon.cancel()
-            self._abandon = None
         peer_pub = bytes.fromhex(known.public_key)
+        if self._abandon is not None and self._absent is not None and self._absent[0] == peer_pub:
+            self._abandon.cancel()   # the peer is back (the absence counts on if this connection fails)
+            self._abandon = None
         try:
             outcome = await GameConnection(self.cfg, self.driver, link, "host", peer_pub).run()
         finally:
@@ -880,10 +880,11 @@ class Host:
         if outcome.status != "disconnected":
             return
         loop = asyncio.get_running_loop()
-        if outcome.resumed:
-            self._absent_since = loop.time() if outcome.in_play else None
-        if self._absent_since is not None and self.cfg.abandon_after and self.result is not None:
-            task = asyncio.ensure_future(self._claim_later(peer_pub, self._absent_since + self.cfg.abandon_after))
+        if outcome.resumed and (self._absent is None or self._absent[0] == peer_pub):
+            self._absent = (peer_pub, loop.time()) if outcome.in_play else None
+        if (self._absent is not None and self._absent[0] == peer_pub and self._abandon is None
+                and self.cfg.abandon_after and self.result is not None):
+            task = asyncio.ensure_future(self._claim_later(peer_pub, self._absent[1] + self.cfg.abandon_after))
             self._abandon = task
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
