@@ -17,7 +17,7 @@ from net.chain import ChainReader
 from net.lockstep import MAX_REFUSED_ACTIONS
 from net.match import Match
 from net.messages import Action, ActionResult, Claim, DrawAnswer, DrawOffer, Resign, Signed
-from net.outputs import Event, Send
+from net.outputs import Send
 from net.saves import verify_transcript
 from net.session import Host, claim_abandoned, join, play_as_guest
 from net.wal import read
