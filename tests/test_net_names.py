@@ -145,3 +145,41 @@ def test_wec_peers_marks_duplicates_and_the_pinned_one(tmp_path: Path) -> None:
         (True, True, None)
     assert (peers[fp_other]["pinned"], peers[fp_other]["duplicate_name"], peers[fp_other]["not_pinned_as"]) == \
         (False, True, fp_pinned)
+
+
+def test_wec_join_asks_which_bob_on_a_terminal_and_joins_the_chosen_one(tmp_path: Path) -> None:
+    """Issue 10 item 3: on a terminal, `wec join Bob` lists both identities and asks; the answer
+    picks the device it connects to (here nobody listens on its port, so the attempt says
+    which address it tried)."""
+    import os
+    import pty
+    vendor = Ed25519PrivateKey.generate()
+    env = activated(tmp_path, "joiner", vendor)
+    name, fa, fb = _bob(), secrets.token_hex(32), secrets.token_hex(32)
+    ports = {fa: 4108, fb: 4109}
+    chosen = max(ports)                  # the list is in fingerprint order: the second entry
+    master, slave = pty.openpty()
+    try:
+        with Discovery(name, fa, port=ports[fa], status="hosting", interfaces=LOOPBACK), \
+                Discovery(name, fb, port=ports[fb], status="hosting", interfaces=LOOPBACK), \
+                Discovery("watcher", secrets.token_hex(32), interfaces=LOOPBACK) as watcher:
+            _seen(watcher, name, 2)
+            pub = vendor.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+            proc = subprocess.Popen([sys.executable, "-c", LAUNCH, pub, "join", name, "--bot", "random",
+                                     "--interface", "127.0.0.1", "--timeout", "20", "--name-wait", "8",
+                                     "--auto-confirm"], env=env, cwd=REPO, text=True, stdin=slave,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            assert proc.stdout is not None
+            seen = ""
+            while "join which one?" not in seen:
+                chunk = proc.stdout.read(1)
+                assert chunk, seen
+                seen += chunk
+            os.write(master, b"2\n")
+            out, err = proc.communicate(timeout=90)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert f"several devices answer {name!r}" in seen and fa[:16] in seen and fb[:16] in seen
+    assert proc.returncode == 1
+    assert f"127.0.0.1:{ports[chosen]}" in err and f"127.0.0.1:{ports[min(ports)]}" not in err
