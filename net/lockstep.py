@@ -288,7 +288,7 @@ class Lockstep:
             self._check_own_turn_of_peer(msg.turn, "resignation")
             if msg.index != self.index:
                 raise ProtocolError(f"resignation with {msg.index} actions applied, we have {self.index}")
-        return self._end(_other(mover), "resignation", f"{mover} resigned (RUL-53)")
+        return self._end(_other(mover), "resignation", f"{mover} resigned (RUL-53)", own)
 
     def _draw_offer(self, own: bool, msg: DrawOffer) -> list[Output]:
         if own:
@@ -310,7 +310,7 @@ class Lockstep:
                     or (not own and self.state is not PlayState.PLAYING)):
                 raise ProtocolError("draw accepted outside the answerer's next turn (RUL-53)")
             return self._end("draw", "draw", f"draw agreed: {_other(answerer)} offered in turn {msg.turn + 1}, "
-                                              f"{answerer} accepted (RUL-53)")
+                                              f"{answerer} accepted (RUL-53)", own)
         self.draw_offer = None
         return [Event("draw-declined", {"by": "us" if own else "peer", "turn": msg.turn})]
 
@@ -324,7 +324,7 @@ class Lockstep:
         what = {"abandoned": f"{loser} abandoned the game",
                 "time": f"{loser} exceeded the move time limit ({self.move_time_limit} s)",
                 "refused-actions": f"{loser} sent more than {MAX_REFUSED_ACTIONS} refused actions in one turn"}
-        return self._end(claimant, msg.kind, f"{what[msg.kind]}; {claimant} claimed the win: {msg.detail}")
+        return self._end(claimant, msg.kind, f"{what[msg.kind]}; {claimant} claimed the win: {msg.detail}", own)
 
     def _unfounded(self, msg: Claim) -> str | None:
         """Why the peer's claim against us does not hold by our own record (None if it holds)."""
@@ -347,7 +347,7 @@ class Lockstep:
         if (not own and isinstance(msg, Claim) and self.result["ending"] in ("abandoned", "time")
                 and self.result["outcome"] == self.colour and msg.kind in ("abandoned", "time")):
             return self._end("draw", "crossed-claims", "both sides claimed the game while cut off from "
-                                                        "each other; drawn (docs/rulings.md)", force=True)
+                                                        "each other; drawn (docs/rulings.md)", False, force=True)
         return []
 
     def _check_own_turn_of_peer(self, turn: int, what: str) -> None:
@@ -355,12 +355,13 @@ class Lockstep:
                 or self.engine.side_to_move(self.state_value) == self.colour):
             raise ProtocolError(f"{what} outside the sender's own turn (RUL-53)")
 
-    def _end(self, outcome: str, ending: str, detail: str, force: bool = False) -> list[Output]:
-        """End the game without capture; our own action still awaiting its result is dropped
-        (the other side did not apply it: its answer would precede this message)."""
+    def _end(self, outcome: str, ending: str, detail: str, own: bool, force: bool = False) -> list[Output]:
+        """End the game without capture (``own``: by our message); our own action still awaiting
+        its result is dropped (the other side did not apply it: its answer would precede this
+        message)."""
         if self.result is not None and not force:
             return []
-        self.result = {"outcome": outcome, "ending": ending, "detail": detail}
+        self.result = {"outcome": outcome, "ending": ending, "detail": detail, "ours": own}
         self.pending, self.state, self.draw_offer = None, PlayState.FINISHED, None
         h = self.engine.state_hash(self.state_value)
         return [Event("game-over", {"outcome": outcome, "ending": ending, "detail": detail, "state_hash": h})]

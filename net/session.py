@@ -519,14 +519,26 @@ class GameConnection:
                        final, match)
 
     async def _drain_and_close(self, reason: str | None) -> None:
-        if reason is None and self.role == "host":
+        play = self.match.play if self.match is not None else None
+        ending = play.result if play is not None else None
+        if ending is not None:
+            # An ending by message (resignation, draw, claim): its receiver has read everything it
+            # needs and closes first; the sender waits for that close, reading and discarding what
+            # crossed the end (an action the peer sent before it read ours), so that closing never
+            # resets a connection whose last message, ours, is unread (issue 10 item 1).
+            wait = bool(ending["ours"])
+        else:
             # The game is over on our side, so we have read everything the peer sends; our last
             # message may still be on its way. The guest closes first (everything it needed has
             # arrived); the host waits for that close, so that closing never resets a connection
             # whose last message is unread. (If both waited, every game would end with both
             # sides idle for Timeouts.shutdown.)
+            wait = reason is None and self.role == "host"
+        if wait:
             try:
-                await asyncio.wait_for(self.link.reader.read(1), self.cfg.timeouts.shutdown)
+                async with asyncio.timeout(self.cfg.timeouts.shutdown):
+                    while await self.link.reader.read(65536):
+                        pass
             except Exception:
                 pass
         await self.link.close(reason)
