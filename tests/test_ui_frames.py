@@ -74,3 +74,24 @@ def test_wec_play_without_a_display_says_so_and_exits_2() -> None:
     assert done.returncode == 2
     lines = done.stdout.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("wec play: no display to open a window on")
+
+
+def test_hovering_a_crowded_square_reads_it_in_full(driver: Driver) -> None:
+    """04/U44, RUL-18: the mouse over a square lists what is there, in words; moving within the
+    square draws nothing new; an enemy piece hidden from the viewer is never listed."""
+    from ui.cell_view import cell_lines
+    calls = _counting(driver)
+    driver.pump([])
+    pos = cell_rect(1, 2, "B").center                   # Black's Bulldozer and Sub share b1
+    driver.pump([pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(1, 1), buttons=(0, 0, 0))])
+    assert len(calls) == 2
+    driver.pump([pygame.event.Event(pygame.MOUSEMOTION, pos=(pos[0] + 2, pos[1]), rel=(1, 0),
+                                    buttons=(0, 0, 0))])
+    assert len(calls) == 2
+    lines = cell_lines(driver.scene.view, 1, 2)  # type: ignore[union-attr]
+    assert lines == ["Square (1,2)", "Ground:", "  your Bulldozer", "  your Sub"]
+    view = api.observe(api.new_game(), "B")
+    white_sub = next(s for s in view.seen if s.kind == "SU")
+    assert "White Sub" in " ".join(cell_lines(view, white_sub.row, white_sub.col))
+    hidden = view._replace(seen=tuple(s for s in view.seen if s.kind != "SU"))
+    assert "Sub" not in " ".join(cell_lines(hidden, white_sub.row, white_sub.col))

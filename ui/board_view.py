@@ -46,14 +46,21 @@ def piece_label(kind: str, hand: str, n_articles: int, stun: int) -> str:
 
 def draw_board(surface: pygame.Surface, view: PlayerView, selection: Cell | None = None,
                highlights: Iterable[Cell] = (), cursor: Cell | None = None,
-               lay: Layout = LAYOUT) -> list[DrawnToken]:
+               lay: Layout = LAYOUT, reinforcements: bool = True) -> list[DrawnToken]:
     """Draw ``view`` from ``view.player``'s seat; returns every token drawn, in drawing order.
 
     02/§2.1 square colours; 04/U44 level colours, yellow highlights and yellow stun counters;
+    04/U25 a corner mark on each square holding a reinforcement (not its type), if asked;
     Air top strip, Ground middle, Sub bottom; White's view is Black's rotated 180°.
     """
     viewer = view.player
     surface.blit(_background(viewer, lay), (lay.board_x, lay.board_y))
+    _labels(surface, viewer, lay)
+    if reinforcements:
+        for r in view.reinforcements:
+            rect = cell_rect(r.row, r.col, viewer, lay)
+            corner = [rect.topright, (rect.right - 12, rect.top), (rect.right, rect.top + 12)]
+            pygame.draw.polygon(surface, theme.REINFORCEMENT[r.side], corner)
     for row, col in highlights:
         pygame.draw.rect(surface, theme.HIGHLIGHT, cell_rect(row, col, viewer, lay), 3)
     if selection is not None:
@@ -85,6 +92,15 @@ def _tokens(view: PlayerView) -> dict[tuple[int, int, str], list[_Item]]:
     for pr in view.projectiles:
         out[pr.row, pr.col, pr.level].append(("projectile", "*" + pr.kind, pr.side, 0))
     return out
+
+
+def _labels(surface: pygame.Surface, viewer: str, lay: Layout) -> None:
+    """04/U71: row numbers on the left edge, column numbers along the top, as ``viewer`` sits."""
+    for n in range(1, 11):
+        row_rect, col_rect = cell_rect(n, 1, viewer, lay), cell_rect(1, n, viewer, lay)
+        img = theme.text(16, str(n), theme.DIM)
+        surface.blit(img, img.get_rect(midright=(lay.board_x - 4, row_rect.centery)))
+        surface.blit(img, img.get_rect(midbottom=(col_rect.centerx, lay.board_y - 2)))
 
 
 _BACKGROUNDS: dict[tuple[str, Layout], pygame.Surface] = {}

@@ -16,10 +16,10 @@ from .layout import LAYOUT, Layout
 __all__ = ["BAR_ITEMS", "LIST_ROWS", "HISTORY_ROW", "end_button", "list_row_rect", "history_rect",
            "wrapped_history", "draw_bar", "draw_panel", "draw_status", "draw_privacy"]
 
-BAR_ITEMS = ("Move: left-click", "Fire: right-click / F", "End Turn: E", "Undo: Z",
-             "Cancel: Esc", "Words/notation: N", "Quit: Q")
-LIST_ROWS = 14
+BAR_ITEMS = ("End Turn: E", "Undo: Z", "Cancel: Esc", "Words/notation: N")
+LIST_ROWS = 12
 ROW_H = 18
+LIST_TOP = 146                  # below the End Turn button and the small boards (04/U4)
 
 
 def end_button(lay: Layout = LAYOUT) -> pygame.Rect:
@@ -29,14 +29,14 @@ def end_button(lay: Layout = LAYOUT) -> pygame.Rect:
 
 def list_row_rect(i: int, lay: Layout = LAYOUT) -> pygame.Rect:
     """Screen row ``i`` (0-based, of LIST_ROWS) of the action list."""
-    return pygame.Rect(lay.panel_x, lay.board_y + 56 + i * ROW_H, lay.width - lay.panel_x - 10, ROW_H)
+    return pygame.Rect(lay.panel_x, lay.board_y + LIST_TOP + i * ROW_H, lay.width - lay.panel_x - 10, ROW_H)
 
 
 def draw_bar(surface: pygame.Surface, title: str, lay: Layout = LAYOUT) -> None:
     """04/U4, U32: the task bar with the turn actions and their keys."""
     surface.fill(theme.BAR, pygame.Rect(0, 0, lay.width, lay.bar))
-    text = title + "   |   " + "   ".join(BAR_ITEMS)
-    surface.blit(theme.text(18, text, theme.TEXT), (8, 7))
+    text = theme.fit(18, title + "   |   " + "   ".join(BAR_ITEMS), lay.width - lay.menus - 16)
+    surface.blit(theme.text(18, text, theme.TEXT), (lay.menus + 8, 7))
 
 
 def draw_panel(surface: pygame.Surface, heading: str, items: Sequence[str], cursor: int,
@@ -48,7 +48,7 @@ def draw_panel(surface: pygame.Surface, heading: str, items: Sequence[str], curs
     button = end_button(lay)
     pygame.draw.rect(surface, theme.HIGHLIGHT if can_end else theme.DIM, button, border_radius=4)
     surface.blit(theme.text(20, "End Turn (E)", (0, 0, 0)), (button.x + 8, button.y + 5))
-    surface.blit(theme.text(18, heading, theme.TEXT), (lay.panel_x, lay.board_y + 36))
+    surface.blit(theme.text(18, heading, theme.TEXT), (lay.panel_x, lay.board_y + LIST_TOP - 20))
     for i, text in enumerate(items[top:top + LIST_ROWS]):
         rect = list_row_rect(i, lay)
         if top + i == cursor:
@@ -56,7 +56,7 @@ def draw_panel(surface: pygame.Surface, heading: str, items: Sequence[str], curs
         surface.blit(theme.text(18, theme.fit(18, text, rect.width - 8), theme.TEXT), (rect.x + 4, rect.y + 2))
     if len(items) > LIST_ROWS:
         more = f"{top + 1}-{min(len(items), top + LIST_ROWS)} of {len(items)} (wheel / PgUp PgDn)"
-        surface.blit(theme.text(16, more, theme.DIM), (lay.panel_x + 200, lay.board_y + 38))
+        surface.blit(theme.text(16, more, theme.DIM), (lay.panel_x + 330, lay.board_y + LIST_TOP - 18))
     area = history_rect(lay)
     rows = wrapped_history(history, area.width)
     visible = area.height // HISTORY_ROW

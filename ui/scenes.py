@@ -7,6 +7,7 @@ lines; it never touches a game state, the engine's rules or a file.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import NamedTuple, Union
 
@@ -18,9 +19,11 @@ from engine.view import PlayerView
 
 from . import choices, theme
 from .board_view import DrawnToken, draw_board
-from .layout import LAYOUT, Layout, cell_at
+from .cell_view import cell_lines, draw_cell_zoom
+from .layout import LAYOUT, Layout, cell_at, cell_rect
 from .panel_view import (HISTORY_ROW, LIST_ROWS, draw_bar, draw_panel, draw_privacy, draw_status,
                          end_button, history_rect, list_row_rect, wrapped_history)
+from .small_boards import draw_small_boards
 from .words import describe, describe_turn
 
 __all__ = ["Apply", "Undo", "Quit", "Dismiss", "Output", "GameScene", "PrivacyScene", "SIDE_NAME"]
@@ -66,6 +69,11 @@ class GameScene:
         self.list_scroll = 0                   # first row of the action list (wheel, PgUp/PgDn)
         self.words = True                      # history and choices in words; N: notation
         self.history_top: int | None = None    # first history row shown; None follows the newest
+        self.hover: Cell | None = None         # the square under the mouse, read in full
+        self.small_boards = True               # View: "Big board only" off (04/U28)
+        self.show_reinforcements = True        # View: reinforcement squares marked (04/U25)
+        self.small_dots: list[tuple[str, int, int, str]] = []
+        self.changed = False                   # a quiet event (mouse motion) changed the screen
         self.drawn: list[DrawnToken] = []
 
     def starting(self) -> None:
@@ -85,6 +93,10 @@ class GameScene:
             return self._key(e.key)
         if e.type == pygame.MOUSEWHEEL:
             self._wheel(e)
+        if e.type == pygame.MOUSEMOTION:
+            cell = cell_at(e.pos, self.view.player, self.lay)
+            if cell != self.hover:
+                self.hover, self.changed = cell, True
         return []
 
     def _wheel(self, e: pygame.event.Event) -> None:
@@ -201,7 +213,8 @@ class GameScene:
         surface.fill(theme.BACKGROUND)
         draw_bar(surface, self._title(), self.lay)
         highlights = choices.targets(self.group) if self.selection else []
-        self.drawn = draw_board(surface, self.view, self.selection, highlights, self.cursor, self.lay)
+        self.drawn = draw_board(surface, self.view, self.selection, highlights, self.cursor, self.lay,
+                                reinforcements=self.show_reinforcements)
         heading = "Choose one:" if self.pending else (f"Actions from {self.selection}" if self.selection else "Click a piece")
         words = (lambda a: describe(a, self.view)) if self.words else format_action
         items = [words(a) for a in self.listed()]
@@ -210,6 +223,12 @@ class GameScene:
                    can_end, self.history_lines(), self.lay, self.history_top,
                    "History, in words (N: notation)" if self.words else "History, notation 04/H7 (N: words)")
         draw_status(surface, self.status, self.error, self.lay)
+        self.small_dots = draw_small_boards(surface, self.view, self.selection, self.lay) \
+            if self.small_boards else []
+        if self.hover is not None:
+            lines = cell_lines(self.view, *self.hover)
+            if len(lines) > 2 or any(line.startswith("  ") for line in lines):
+                draw_cell_zoom(surface, lines, cell_rect(*self.hover, self.view.player, self.lay))
         return self.drawn
 
     def _title(self) -> str:
@@ -250,6 +269,7 @@ class PrivacyScene:
         return []
 
 
+@functools.lru_cache(maxsize=4096)
 def _line_words(line: str) -> str:
     """A history line in words; a line the parser cannot read (censored) stays as it is."""
     try:
@@ -258,6 +278,7 @@ def _line_words(line: str) -> str:
         return line
 
 
+@functools.lru_cache(maxsize=1024)
 def _action_words(text: str) -> str:
     """One action of the turn in progress (notation text) in words."""
     try:

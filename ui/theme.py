@@ -19,6 +19,7 @@ TEXT: Colour = (230, 230, 230)
 DIM: Colour = (150, 150, 150)
 ERROR: Colour = (255, 110, 110)
 BAR: Colour = (60, 64, 80)
+REINFORCEMENT: dict[str, Colour] = {"B": (150, 60, 200), "W": (220, 160, 255)}   # 04/U25 corner marks
 
 # 04/U44: Air pieces blue (dark for Black, lighter for White), Sub green likewise; Ground
 # pieces ordinary black and white.
