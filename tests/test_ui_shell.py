@@ -246,8 +246,20 @@ def test_reinforcement_marks_follow_the_view_switch(screen: pygame.Surface) -> N
 
 
 def test_items_not_built_yet_are_greyed_with_the_reason() -> None:
-    """04/U11, U24, U29 are listed but not built yet: greyed, the tooltip says why."""
+    """04/U11, U29 are listed but not built yet: greyed, the tooltip says why."""
     items = {i.command: i for _, entries in menus(MenuContext()) for i in entries}
     assert items["editor"].enabled
-    for command in ("wifi", "last_seen", "piece_set"):
+    for command in ("wifi", "last_seen"):
         assert not items[command].enabled and items[command].why_not
+
+
+def test_view_piece_shape_switches_to_the_detailed_set(screen: pygame.Surface) -> None:
+    """04/U24: View > Simple / detailed pieces changes the pictures on the board."""
+    shell = Shell(Session(api.new_game()), screen)
+    shell.pump([], 0.05)
+    area = pygame.Rect(cell_rect(1, 5, "B"))                     # Black's King
+    before = pygame.image.tobytes(screen.subsurface(area), "RGB")
+    choose(shell, "View", "piece_set")
+    shell.pump([], 0.05)
+    assert shell.driver.prefs["piece_set"] == "detailed"
+    assert pygame.image.tobytes(screen.subsurface(area), "RGB") != before

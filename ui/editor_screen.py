@@ -59,6 +59,7 @@ class _EditorView(NamedTuple):
     """What ``draw_board`` needs, for every piece of both sides (the editor sees everything)."""
 
     player: str
+    ply: int
     own: tuple[_Token, ...]
     seen: tuple[()]
     ground: tuple[GroundArticle, ...]
@@ -187,7 +188,7 @@ class EditorScreen:
     def view(self) -> _EditorView:
         """Everything in the buffer as ``draw_board`` draws it."""
         b = self.buffer
-        return _EditorView("B", tuple(_Token(p.kind, p.hand, p.articles, p.stun, p.side, p.row, p.col, p.level)
+        return _EditorView("B", 1, tuple(_Token(p.kind, p.hand, p.articles, p.stun, p.side, p.row, p.col, p.level)
                                       for p in b.pieces), (),
                            tuple(GroundArticle(a.row, a.col, a.code, 0) for a in b.articles), (),
                            tuple(Reinforcement(r.row, r.col, r.side, r.kind, r.hand) for r in b.reinforcements))

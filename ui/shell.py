@@ -257,6 +257,10 @@ class Shell:
         on = self.driver.toggle("show_reinforcements")
         self.driver.say("reinforcement squares marked (04/U25)" if on else "reinforcement marks hidden")
 
+    def _do_piece_set(self) -> None:
+        on = self.driver.toggle("piece_set")
+        self.driver.say(f"the {on} piece set (04/U24)")
+
     def _do_big_board_only(self) -> None:
         on = self.driver.toggle("small_boards")
         self.driver.say("the three small boards are shown (04/U4)" if on else "big board only (04/U28)")
