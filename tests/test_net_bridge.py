@@ -1,0 +1,270 @@
+"""Two people over WiFi, through the bridge a window drives (issue 9): real mDNS and TLS on 127.0.0.1.
+
+Two ``NetBridge`` instances in this process, each with its own network thread, are driven only
+by posted commands and read only through their event queues, as a window's frame loop does.
+"""
+from __future__ import annotations
+
+import queue
+import random
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+import engine.api as engine
+from net import frontend as fe
+from net.bridge import BridgeConfig, NetBridge
+from net.lobby import diagnose, peers_snapshot
+from net.discovery import PeerInfo
+from net_helpers import FAST, make_cfg
+
+LOOPBACK = ["127.0.0.1"]
+WAIT = 60.0          # generous: the machine is shared; nothing here measures time
+TIMEOUTS = replace(FAST, confirm=60.0, dead=10.0)
+PLY_LIMIT = 12
+
+
+class Player:
+    """One bridge and everything it has said; ``wait`` takes the first matching event not yet taken."""
+
+    def __init__(self, tmp: Path, name: str) -> None:
+        cfg = make_cfg(tmp, name, engine, timeouts=TIMEOUTS)
+        self.fp = cfg.identity.fingerprint
+        self.bridge = NetBridge(BridgeConfig(cfg, interfaces=LOOPBACK, hint_after=-1, backoff=0.05))
+        self.seen: list[Any] = []
+        self._pending: list[Any] = []
+
+    def post(self, command: Any) -> None:
+        self.bridge.post(command)
+
+    def wait(self, cls: type, pred: Callable[[Any], bool] = lambda e: True, timeout: float = WAIT) -> Any:
+        for i, event in enumerate(self._pending):
+            if isinstance(event, cls) and pred(event):
+                return self._pending.pop(i)
+        while True:
+            event = self.bridge.events.get(timeout=timeout)   # queue.Empty fails the test
+            self.seen.append(event)
+            if isinstance(event, cls) and pred(event):
+                return event
+            self._pending.append(event)
+
+    def poll(self) -> Any | None:
+        """The next event not yet taken, or None right now."""
+        if self._pending:
+            return self._pending.pop(0)
+        try:
+            event = self.bridge.events.get(timeout=0.02)
+        except queue.Empty:
+            return None
+        self.seen.append(event)
+        return event
+
+    def of(self, cls: type) -> list[Any]:
+        return [e for e in self.seen if isinstance(e, cls)]
+
+
+@pytest.fixture
+def players(tmp_path: Path):
+    alice, bob = Player(tmp_path, "Alice"), Player(tmp_path, "Bob")
+    try:
+        alice.bridge.start()
+        bob.bridge.start()
+        yield alice, bob
+    finally:
+        alice.bridge.close()
+        bob.bridge.close()
+
+
+def _lobby_has(player: Player, fp: str, **fields: Any) -> fe.LobbyPeer:
+    def ok(e: fe.PeersChanged) -> bool:
+        return any(p.fingerprint == fp and all(getattr(p, k) == v for k, v in fields.items()) for p in e.peers)
+    event = player.wait(fe.PeersChanged, ok)
+    return next(p for p in event.peers if p.fingerprint == fp)
+
+
+def _setup(host: Player, guest: Player) -> dict[str, Player]:
+    """Lobby, pairing, colours, governments, one approved and one rejected rule change, Finish."""
+    host.post(fe.Host())
+    hosting = host.wait(fe.Hosting)
+    assert hosting.port > 0
+    seen_host = _lobby_has(guest, host.fp, hosting=True, state="new", name="Alice")
+    assert seen_host.address == f"127.0.0.1:{hosting.port}" and seen_host.short_fp == host.fp[:16]
+    me = guest.wait(fe.PeersChanged).me
+    assert me.fingerprint == guest.fp and me.addresses == ("127.0.0.1",)
+    _lobby_has(host, guest.fp, state="new", name="Bob")
+
+    guest.post(fe.Join(seen_host.key))
+    codes = host.wait(fe.PairingCode), guest.wait(fe.PairingCode)
+    assert codes[0].code == codes[1].code and len(codes[0].code) >= 6
+    assert (codes[0].peer_name, codes[1].peer_name) == ("Bob", "Alice")
+    host.post(fe.ConfirmCode(True))
+    guest.post(fe.ConfirmCode(True))
+    assert host.wait(fe.PeerRemembered).fingerprint == guest.fp
+    assert guest.wait(fe.PeerRemembered).fingerprint == host.fp
+    assert host.wait(fe.Connected).role == "host" and guest.wait(fe.Connected).role == "guest"
+    _lobby_has(guest, host.fp, state="in a game")   # it advertises "playing" now; and it is pinned
+
+    for p, gov in ((host, "theocracy"), (guest, "dictatorship")):
+        p.post(fe.ChooseColour("white"))
+        p.post(fe.ChooseGovernment(gov))
+    tosses = host.wait(fe.ColourToss), guest.wait(fe.ColourToss)
+    assert {tosses[0].mine, tosses[1].mine} == {"white", "black"}
+    assert tosses[0].toss_winner in ("me", "peer")
+    assert {tosses[0].toss_winner, tosses[1].toss_winner} == {"me", "peer"}
+    winner = host if tosses[0].toss_winner == "me" else guest
+    assert (tosses[0] if winner is host else tosses[1]).mine == "white"   # the winner got what it asked
+
+    guest.post(fe.RequestRuleChange("ply_limit", PLY_LIMIT))
+    asked = host.wait(fe.RuleChangeRequested)
+    assert asked.changes == (("ply_limit", PLY_LIMIT),)
+    host.post(fe.AnswerRuleChange(asked.rid, True))
+    assert guest.wait(fe.RuleChangeAnswered, lambda e: e.rid == asked.rid).accepted is True
+    guest.post(fe.RequestRuleChange("tank_range", 8))
+    asked2 = host.wait(fe.RuleChangeRequested)
+    assert asked2.changes == (("tank_range", 8),) and asked2.rid == asked.rid + 1
+    host.post(fe.AnswerRuleChange(asked2.rid, False, "keep the standard tank range"))
+    answer = guest.wait(fe.RuleChangeAnswered, lambda e: e.rid == asked2.rid)
+    assert (answer.accepted, answer.by, answer.reason) == (False, "peer", "keep the standard tank range")
+    assert host.wait(fe.RuleChangeAnswered, lambda e: e.rid == asked2.rid).by == "me"
+
+    for p in (host, guest):
+        p.wait(fe.SetupChanged, lambda e: e.ready and all(r.status != "pending" for r in e.requests)
+               and len(e.requests) == 2)
+        p.post(fe.FinishSetup())
+    agreed = host.wait(fe.RulesAgreed), guest.wait(fe.RulesAgreed)
+    assert agreed[0] == agreed[1]
+    assert ("ply_limit", PLY_LIMIT) in agreed[0].changed and ("tank_range", 7) in agreed[0].options
+    assert {("gov_white", "theocracy" if winner is host else "dictatorship")} <= set(agreed[0].options)
+    started = host.wait(fe.GameStarted), guest.wait(fe.GameStarted)
+    assert started[0].game_id == started[1].game_id
+    assert (started[0].colour, started[1].colour) == (tosses[0].mine, tosses[1].mine)
+    assert started[0].view.ply == 1 and started[0].view.side_to_move == "B"   # 04/U61: Black first
+    return {started[0].colour: host, started[1].colour: guest}
+
+
+def test_two_people_pair_negotiate_play_and_finish_through_the_bridge(players: tuple[Player, Player]) -> None:
+    """04/U59: both see each other in PEERS, pair with the same code confirmed on both; 04/U61: one
+    rule change approved, one rejected; 12 turns played by Act commands, an undo request rejected
+    (the state unchanged), and the game over on both (RUL-53 ply limit)."""
+    host, guest = players
+    by_colour = _setup(host, guest)
+    colour_of = {id(p): c for c, p in by_colour.items()}
+    rngs = {c: random.Random(c) for c in by_colour}
+    actions_in_turn = {c: 0 for c in by_colour}
+    turns_started = {c: 0 for c in by_colour}
+    undo_done = False
+    last_view: dict[str, Any] = {}
+    over: dict[str, fe.GameOver] = {}
+    deadline = time.monotonic() + 600
+    while len(over) < 2:
+        progressed = False
+        for colour, p in by_colour.items():
+            event = p.poll() if colour not in over else None
+            if event is None:
+                continue
+            progressed = True
+            assert not isinstance(event, (fe.CommandRefused, fe.ActionRefused, fe.ConnectionLost)), event
+            if isinstance(event, (fe.MyActionApplied, fe.PeerActed)):
+                last_view[colour] = event.view
+            if isinstance(event, fe.GameOver):
+                over[colour] = event
+            elif isinstance(event, fe.YourTurn):
+                if actions_in_turn[colour] == 0:
+                    turns_started[colour] += 1
+                if colour == "black" and turns_started[colour] == 3 and actions_in_turn[colour] == 1 and not undo_done:
+                    undo_done = True
+                    before = last_view[colour]
+                    p.post(fe.RequestUndo())
+                    white = by_colour["white"]
+                    asked = white.wait(fe.UndoRequested)
+                    applied = [e.index for e in p.seen if isinstance(e, (fe.MyActionApplied, fe.PeerActed))]
+                    assert asked.index == max(applied)              # take back the last action
+                    white.post(fe.AnswerUndo(False, "no take-backs"))
+                    answer = p.wait(fe.UndoAnswered)
+                    assert (answer.asked_by, answer.accepted, answer.reason) == ("me", False, "no take-backs")
+                    assert answer.view == before                    # nothing was undone
+                    told = white.wait(fe.UndoAnswered)
+                    assert (told.asked_by, told.accepted) == ("peer", False)
+                    continue   # the driver says YourTurn again now that the request is settled
+                if event.end_turn is not None and (actions_in_turn[colour] >= 2 or len(event.legal) == 1):
+                    text = event.end_turn
+                    actions_in_turn[colour] = 0
+                else:
+                    text = rngs[colour].choice([t for t in event.legal if t != event.end_turn])
+                    actions_in_turn[colour] += 1
+                p.post(fe.Act(text))
+        if not progressed:
+            assert time.monotonic() < deadline, "the game stalled"   # a hang guard, not a margin
+    white, black = over["white"], over["black"]
+    assert undo_done
+    assert (white.result, black.result) == ("draw", "draw")
+    assert white.reason == black.reason == f"ply limit {PLY_LIMIT} (RUL-53)"
+    assert white.state_hash == black.state_hash
+    assert white.view.ply == PLY_LIMIT and black.view.result == "draw"
+    for colour, p in by_colour.items():
+        ends = [e for e in p.seen if isinstance(e, (fe.MyActionApplied, fe.PeerActed)) and e.text == "END"]
+        assert len(ends) == PLY_LIMIT          # 12 turns, 6 ended by each side's own Act
+        assert len([e for e in p.of(fe.MyActionApplied) if e.text == "END"]) == PLY_LIMIT // 2
+        ended = p.wait(fe.SessionEnded)
+        assert (ended.status, ended.result) == ("finished", "draw")
+
+
+def test_commands_before_a_connection_are_refused_with_a_reason(players: tuple[Player, Player]) -> None:
+    """04/U61: no game command is carried out without a game (nothing is queued for later)."""
+    alice, _ = players
+    alice.post(fe.Act("END"))
+    refused = alice.wait(fe.CommandRefused)
+    assert refused.command == fe.Act("END") and "not connected" in refused.reason
+    alice.post(fe.ConfirmCode(True))
+    assert "no pairing code" in alice.wait(fe.CommandRefused).reason
+    alice.post(fe.Join("nobody-here"))
+    assert "not host:port" in alice.wait(fe.Problem).message
+
+
+def test_refused_pairing_pins_nothing_and_says_so_on_both(players: tuple[Player, Player]) -> None:
+    """04/U59 step 3: first contact is allowed only when both confirm; a "no" pins nothing."""
+    host, guest = players
+    host.post(fe.Host())
+    port = host.wait(fe.Hosting).port
+    guest.post(fe.Join(f"127.0.0.1:{port}"))
+    host.wait(fe.PairingCode)
+    guest.wait(fe.PairingCode)
+    host.post(fe.ConfirmCode(True))
+    guest.post(fe.ConfirmCode(False))
+    assert "not" in guest.wait(fe.PairingFailed).reason
+    assert host.wait(fe.PairingFailed).reason
+    assert not host.of(fe.PeerRemembered) and not guest.of(fe.PeerRemembered)
+    assert _lobby_has(guest, host.fp, hosting=True).state == "new"
+
+
+def test_lobby_states_paired_new_and_in_a_game() -> None:
+    """04/U59: each peer shows paired / new / in a game; ME (another window of ours) is not a peer."""
+    fps = ["a" * 64, "b" * 64, "c" * 64, "d" * 64]
+    seen = [PeerInfo("Cy", 1, fps[2], "playing", "10.0.0.3", 4003, "wec-c"),
+            PeerInfo("Al", 1, fps[0], "hosting", "10.0.0.1", 4001, "wec-a"),
+            PeerInfo("Bo", 1, fps[1], "idle", "10.0.0.2", 0, "wec-b"),
+            PeerInfo("Me", 1, fps[3], "idle", "10.0.0.4", 0, "wec-d")]
+    assert peers_snapshot(seen, paired={fps[0], fps[2]}, own_fp=fps[3]) == (
+        fe.LobbyPeer("wec-a", "Al", fps[0], "paired", True, "10.0.0.1:4001"),
+        fe.LobbyPeer("wec-b", "Bo", fps[1], "new", False, "10.0.0.2:0"),
+        fe.LobbyPeer("wec-c", "Cy", fps[2], "in a game", False, "10.0.0.3:4003"))
+
+
+def test_empty_lobby_diagnosis_names_the_causes_and_this_laptops_addresses() -> None:
+    """Issue 9 item 2 (04/U59): multicast blocked, wrong interface, client isolation, firewall."""
+    d = diagnose([("wlan0", "192.168.1.20"), ("docker0", "172.17.0.1")], port=41000)
+    assert d.addresses == ("192.168.1.20", "172.17.0.1") and d.port == 41000
+    causes = [r.cause for r in d.reasons]
+    assert causes[0].startswith("the WiFi blocks multicast") and "192.168.1.20:41000" in d.reasons[0].advice
+    assert causes[1] == "the wrong interface: this laptop has several networks (docker0 look like a VPN or virtual adapter)"
+    assert causes[2].startswith("client isolation") and "hotspot" in d.reasons[2].advice
+    assert causes[3].startswith("a firewall") and "5353/udp" in d.reasons[3].advice
+    assert d.lines()[0] == "No other game found. This laptop's addresses: 192.168.1.20:41000, 172.17.0.1:41000"
+    single = diagnose([("wlan0", "10.42.0.5")])
+    assert single.reasons[1].cause == "the two laptops are on different networks"
+    assert "host the game first" in single.reasons[0].advice
+    nothing = diagnose([])
+    assert [r.cause for r in nothing.reasons] == ["this laptop is on no network"]
