@@ -229,6 +229,8 @@ class HumanDriver:
 
     def _on_link_lost(self, data: dict[str, Any]) -> None:
         self.connected = False
+        for cmd in self.commands:   # never carried out later by surprise: the player decides again
+            self.emit(fe.CommandRefused(cmd, "the connection was lost before this could be sent"))
         self.clear()
         self.emit(fe.ConnectionLost(data["reason"]))
         if self.on_link is not None:

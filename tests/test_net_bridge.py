@@ -6,6 +6,7 @@ by posted commands and read only through their event queues, as a window's frame
 from __future__ import annotations
 
 import queue
+import subprocess
 import random
 import time
 from dataclasses import replace
@@ -145,19 +146,17 @@ def _setup(host: Player, guest: Player) -> dict[str, Player]:
     return {started[0].colour: host, started[1].colour: guest}
 
 
-def test_two_people_pair_negotiate_play_and_finish_through_the_bridge(players: tuple[Player, Player]) -> None:
-    """04/U59: both see each other in PEERS, pair with the same code confirmed on both; 04/U61: one
-    rule change approved, one rejected; 12 turns played by Act commands, an undo request rejected
-    (the state unchanged), and the game over on both (RUL-53 ply limit)."""
-    host, guest = players
-    by_colour = _setup(host, guest)
-    colour_of = {id(p): c for c, p in by_colour.items()}
-    rngs = {c: random.Random(c) for c in by_colour}
-    actions_in_turn = {c: 0 for c in by_colour}
-    turns_started = {c: 0 for c in by_colour}
-    undo_done = False
-    last_view: dict[str, Any] = {}
-    over: dict[str, fe.GameOver] = {}
+Special = Callable[[str, Player, fe.YourTurn, dict[str, Any]], bool]
+
+
+def _play(by_colour: dict[str, Player], special: Special | None = None) -> dict[str, fe.GameOver]:
+    """Answer every YourTurn with a seeded action (END after two actions) until both see GameOver.
+
+    ``special(colour, player, event, st)`` may take a YourTurn instead (True: handled). Seeds are
+    per colour, so the game does not depend on which laptop won the toss."""
+    st: dict[str, Any] = {"rng": {c: random.Random(c) for c in by_colour}, "in_turn": {c: 0 for c in by_colour},
+                          "turn": {c: 0 for c in by_colour}, "view": {}, "over": {}}
+    over: dict[str, fe.GameOver] = st["over"]
     deadline = time.monotonic() + 600
     while len(over) < 2:
         progressed = False
@@ -166,40 +165,30 @@ def test_two_people_pair_negotiate_play_and_finish_through_the_bridge(players: t
             if event is None:
                 continue
             progressed = True
-            assert not isinstance(event, (fe.CommandRefused, fe.ActionRefused, fe.ConnectionLost)), event
+            assert not isinstance(event, (fe.CommandRefused, fe.ActionRefused)), event
             if isinstance(event, (fe.MyActionApplied, fe.PeerActed)):
-                last_view[colour] = event.view
+                st["view"][colour] = event.view
             if isinstance(event, fe.GameOver):
                 over[colour] = event
             elif isinstance(event, fe.YourTurn):
-                if actions_in_turn[colour] == 0:
-                    turns_started[colour] += 1
-                if colour == "black" and turns_started[colour] == 3 and actions_in_turn[colour] == 1 and not undo_done:
-                    undo_done = True
-                    before = last_view[colour]
-                    p.post(fe.RequestUndo())
-                    white = by_colour["white"]
-                    asked = white.wait(fe.UndoRequested)
-                    applied = [e.index for e in p.seen if isinstance(e, (fe.MyActionApplied, fe.PeerActed))]
-                    assert asked.index == max(applied)              # take back the last action
-                    white.post(fe.AnswerUndo(False, "no take-backs"))
-                    answer = p.wait(fe.UndoAnswered)
-                    assert (answer.asked_by, answer.accepted, answer.reason) == ("me", False, "no take-backs")
-                    assert answer.view == before                    # nothing was undone
-                    told = white.wait(fe.UndoAnswered)
-                    assert (told.asked_by, told.accepted) == ("peer", False)
-                    continue   # the driver says YourTurn again now that the request is settled
-                if event.end_turn is not None and (actions_in_turn[colour] >= 2 or len(event.legal) == 1):
+                if st["in_turn"][colour] == 0:
+                    st["turn"][colour] += 1
+                if special is not None and special(colour, p, event, st):
+                    continue
+                if event.end_turn is not None and (st["in_turn"][colour] >= 2 or len(event.legal) == 1):
                     text = event.end_turn
-                    actions_in_turn[colour] = 0
+                    st["in_turn"][colour] = 0
                 else:
-                    text = rngs[colour].choice([t for t in event.legal if t != event.end_turn])
-                    actions_in_turn[colour] += 1
+                    text = st["rng"][colour].choice([t for t in event.legal if t != event.end_turn])
+                    st["in_turn"][colour] += 1
                 p.post(fe.Act(text))
         if not progressed:
             assert time.monotonic() < deadline, "the game stalled"   # a hang guard, not a margin
+    return over
+
+
+def _check_draw_by_ply_limit(by_colour: dict[str, Player], over: dict[str, fe.GameOver]) -> None:
     white, black = over["white"], over["black"]
-    assert undo_done
     assert (white.result, black.result) == ("draw", "draw")
     assert white.reason == black.reason == f"ply limit {PLY_LIMIT} (RUL-53)"
     assert white.state_hash == black.state_hash
@@ -210,6 +199,65 @@ def test_two_people_pair_negotiate_play_and_finish_through_the_bridge(players: t
         assert len([e for e in p.of(fe.MyActionApplied) if e.text == "END"]) == PLY_LIMIT // 2
         ended = p.wait(fe.SessionEnded)
         assert (ended.status, ended.result) == ("finished", "draw")
+
+
+def test_two_people_pair_negotiate_play_and_finish_through_the_bridge(players: tuple[Player, Player]) -> None:
+    """04/U59: both see each other in PEERS, pair with the same code confirmed on both; 04/U61: one
+    rule change approved, one rejected; 12 turns played by Act commands, an undo request rejected
+    (the state unchanged), and the game over on both (RUL-53 ply limit)."""
+    host, guest = players
+    by_colour = _setup(host, guest)
+
+    def undo_once(colour: str, p: Player, event: fe.YourTurn, st: dict[str, Any]) -> bool:
+        if colour != "black" or st["turn"][colour] != 3 or st["in_turn"][colour] != 1 or st.get("undo"):
+            return False
+        st["undo"] = True
+        before = st["view"][colour]
+        p.post(fe.RequestUndo())
+        white = by_colour["white"]
+        asked = white.wait(fe.UndoRequested)
+        applied = [e.index for e in p.seen if isinstance(e, (fe.MyActionApplied, fe.PeerActed))]
+        assert asked.index == max(applied)              # take back the last action
+        white.post(fe.AnswerUndo(False, "no take-backs"))
+        answer = p.wait(fe.UndoAnswered)
+        assert (answer.asked_by, answer.accepted, answer.reason) == ("me", False, "no take-backs")
+        assert answer.view == before                    # nothing was undone
+        told = white.wait(fe.UndoAnswered)
+        assert (told.asked_by, told.accepted) == ("peer", False)
+        return True   # the driver says YourTurn again now that the request is settled
+
+    over = _play(by_colour, undo_once)
+    assert [type(e) for e in by_colour["black"].of(fe.UndoAnswered)] == [fe.UndoAnswered]
+    _check_draw_by_ply_limit(by_colour, over)
+
+
+def test_a_dropped_link_shows_connection_lost_and_the_game_resumes_by_itself(
+        players: tuple[Player, Player]) -> None:
+    """Issue 9 item 5 (04/U58): the WiFi drops mid-game; both screens say so, the guest comes back
+    by itself, and the game goes on from where it was to its end, equal on both."""
+    host, guest = players
+    by_colour = _setup(host, guest)
+
+    def drop_once(colour: str, p: Player, event: fe.YourTurn, st: dict[str, Any]) -> bool:
+        if colour != "white" or st["turn"][colour] != 2 or st.get("dropped"):
+            return False
+        st["dropped"] = True
+        loop = host.bridge._loop   # the WiFi drops: abort the host's live TCP connection
+        active = host.bridge._host.active_link if host.bridge._host is not None else None
+        assert loop is not None and active is not None
+        loop.call_soon_threadsafe(active.writer.transport.abort)
+        for q in (host, guest):
+            assert q.wait(fe.ConnectionLost).reason
+            assert q.wait(fe.Resumed).peer == (guest.fp if q is host else host.fp)
+        again = p.wait(fe.YourTurn)          # where it stopped: same move, same view
+        assert again.index == event.index and again.legal == event.legal and again.view == event.view
+        st["in_turn"][colour] = 0
+        st["turn"][colour] -= 1
+        p._pending.insert(0, again)          # let the normal loop act on it
+        return True
+
+    over = _play(by_colour, drop_once)
+    _check_draw_by_ply_limit(by_colour, over)
 
 
 def test_commands_before_a_connection_are_refused_with_a_reason(players: tuple[Player, Player]) -> None:
@@ -268,3 +316,74 @@ def test_empty_lobby_diagnosis_names_the_causes_and_this_laptops_addresses() -> 
     assert "host the game first" in single.reasons[0].advice
     nothing = diagnose([])
     assert [r.cause for r in nothing.reasons] == ["this laptop is on no network"]
+
+
+def test_a_pinned_peer_with_another_identity_is_refused_with_the_way_to_forget_it(tmp_path: Path) -> None:
+    """Issue 9 item 3 (04/U59 step 3): a remembered peer presenting another identity is a warning and
+    is refused; ForgetPeer removes the old pin, after which the next connection pairs again."""
+    alice, bob = Player(tmp_path, "Alice"), Player(tmp_path, "Bob")
+    mallory = Player(tmp_path, "Mallory")
+    try:
+        alice.bridge.start()
+        bob.bridge.start()
+        alice.post(fe.Host())
+        port = alice.wait(fe.Hosting).port
+        bob.post(fe.Join(f"127.0.0.1:{port}"))
+        for p in (alice, bob):
+            p.wait(fe.PairingCode)
+            p.post(fe.ConfirmCode(True))
+        assert bob.wait(fe.PeerRemembered).fingerprint == alice.fp
+        bob.wait(fe.Connected)
+        bob.post(fe.Quit())                 # leave during setup; then Alice's laptop is "reinstalled"
+        alice.wait(fe.ConnectionLost)
+        alice.bridge.close()
+        mallory.bridge = NetBridge(replace(mallory.bridge.cfg, port=port))
+        mallory.bridge.start()
+        mallory.post(fe.Host())
+        assert mallory.wait(fe.Hosting).port == port
+        bob.post(fe.Join(f"127.0.0.1:{port}"))
+        warning = bob.wait(fe.IdentityWarning)
+        assert warning.fingerprint == alice.fp and "IDENTITY CHANGED" in warning.message
+        assert warning.forget == f"wec peers --forget {alice.fp[:16]}"
+        assert not bob.of(fe.PairingCode)[1:]          # refused: no new pairing was offered
+        bob.post(fe.ForgetPeer(alice.fp))
+        bob.post(fe.Join(f"127.0.0.1:{port}"))
+        codes = bob.wait(fe.PairingCode), mallory.wait(fe.PairingCode)
+        assert codes[0].code == codes[1].code and codes[0].peer_name == "Mallory"
+    finally:
+        for p in (alice, bob, mallory):
+            p.bridge.close()
+
+
+def test_quit_mid_game_closes_everything_and_the_other_side_waits(players: tuple[Player, Player]) -> None:
+    """Issue 9 item 5: leaving is never a lost game here: the other side shows the lost connection
+    (the unfinished game stays in both logs to resume); every thread and socket is released."""
+    host, guest = players
+    _setup(host, guest)
+    guest.post(fe.Quit())
+    assert host.wait(fe.ConnectionLost).reason
+    host.post(fe.Quit())
+    guest.post(fe.Act("END"))
+    assert "not connected" in guest.wait(fe.CommandRefused).reason
+    assert list(Path(host.bridge.net.games_dir).glob("active-*.wal"))
+    assert list(Path(guest.bridge.net.games_dir).glob("active-*.wal"))
+
+
+def test_an_empty_lobby_explains_why_and_shows_this_laptops_addresses(tmp_path: Path) -> None:
+    """Issue 9 item 2 (04/U59): nothing found after ``hint_after`` seconds: the diagnosis, with the
+    non-loopback IPv4 addresses of the interfaces that are up (as ``ip -4 addr`` lists them)."""
+    ip = subprocess.run(["ip", "-4", "-o", "addr", "show", "up"], capture_output=True, text=True, check=False)
+    if ip.returncode != 0:
+        pytest.skip("needs iproute2")
+    expected = {line.split()[3].split("/")[0] for line in ip.stdout.splitlines()} - {"127.0.0.1"}
+    cfg = make_cfg(tmp_path, "Alone", engine, timeouts=TIMEOUTS)
+    with NetBridge(BridgeConfig(cfg, discovery=False, hint_after=0.0)) as bridge:
+        p = Player.__new__(Player)
+        p.bridge, p.seen, p._pending = bridge, [], []
+        found = p.wait(fe.NothingFound).diagnosis
+        assert set(found.addresses) == expected and "127.0.0.1" not in found.addresses
+        assert [r.cause for r in found.reasons][-2:] == [
+            "client isolation: the access point keeps its guests apart",
+            "a firewall drops mDNS (UDP 5353) or the game port"]
+        assert p.of(fe.PeersChanged)[0].peers == ()
+        assert set(p.of(fe.PeersChanged)[0].me.addresses) == expected
