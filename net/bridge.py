@@ -67,6 +67,7 @@ class NetBridge:
         self._pinned_before: set[str] | None = None     # pins when the pairing code was shown
         self._shown: fe.PeersChanged | None = None
         self._hinted = False
+        self._contact = False     # a peer reached us (pairing or a game): the lobby needs no diagnosis
         self._port = 0
 
     # ---- the front end's side (any thread but the loop's) ----
@@ -290,12 +291,14 @@ class NetBridge:
     def _on_link(self, up: bool) -> None:
         """The driver heard link-up / link-lost: a connection finished pairing, or dropped."""
         if up:
+            self._contact = True
             self._remembered()
             self._spawn(self._status("playing", None))
 
     # ---- pairing (called by net.session in the loop) ----
 
     async def _async_confirm(self, code: str, peer_name: str) -> bool:
+        self._contact = True
         self._pinned_before = {p.fingerprint for p in PeerStore(self.net.data_dir).all()}
         self._confirming = asyncio.get_running_loop().create_future()
         self.events.put(fe.PairingCode(code, peer_name))
@@ -325,7 +328,7 @@ class NetBridge:
             if snapshot != self._shown:
                 self._shown = snapshot
                 self.events.put(snapshot)
-            if (not self._hinted and not snapshot.peers and self.cfg.hint_after >= 0
+            if (not self._hinted and not snapshot.peers and not self._contact and self.cfg.hint_after >= 0
                     and loop.time() - started >= self.cfg.hint_after):
                 self._hinted = True
                 self.events.put(fe.NothingFound(diagnose(local_interfaces(), self._port)))
@@ -341,7 +344,7 @@ class NetBridge:
         if self._disc is not None:
             me: PeerInfo = self._disc.me
             return fe.Me(me.name, me.fingerprint, me.addresses, me.port, me.status)
-        addresses = tuple(ip for _, ip in local_interfaces())
+        addresses = tuple(self.cfg.interfaces or (ip for _, ip in local_interfaces()))
         return fe.Me(self.net.name, self.net.identity.fingerprint, addresses, self._port,
                      "hosting" if self._host is not None else "idle")
 

@@ -86,7 +86,7 @@ class HumanDriver:
             if isinstance(cmd, fe.RequestRuleChange):
                 return s.request({cmd.option: cmd.value})
             if isinstance(cmd, fe.AnswerRuleChange):
-                return s.answer(cmd.rid, cmd.yes, cmd.reason or "the other player rejected this change")
+                return s.answer(cmd.rid, cmd.yes, cmd.reason)
             return s.finish()
         if play is None:
             raise RuntimeError("the game has not started yet")
@@ -144,7 +144,8 @@ class HumanDriver:
         standard = self.engine.Options().to_dict()
         options = tuple((k, v) for k, v in s.options_dict().items() if standard.get(k) != v and not k.startswith("gov_"))
         current = s.options_hash() if s.colours is not None else None
-        finished = tuple(who for who, side in (("me", s.role), ("peer", s.peer)) if s.finished.get(side) == current)
+        finished = tuple(who for who, side in (("me", s.role), ("peer", s.peer))
+                         if current is not None and s.finished.get(side) == current)
         shown = fe.SetupChanged(s.role, s.choice.get(s.role),
                                 tuple(sorted(s.colours.items())) if s.colours else None,
                                 s.role in s.gov_commits, requests, options, s.ready(), finished)
