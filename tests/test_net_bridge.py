@@ -20,6 +20,7 @@ from net import frontend as fe
 from net.bridge import BridgeConfig, NetBridge
 from net.lobby import diagnose, peers_snapshot
 from net.discovery import PeerInfo
+from net.peers import PeerStore
 from net_helpers import FAST, make_cfg
 
 LOOPBACK = ["127.0.0.1"]
@@ -93,8 +94,8 @@ def _setup(host: Player, guest: Player) -> dict[str, Player]:
     assert hosting.port > 0
     seen_host = _lobby_has(guest, host.fp, hosting=True, state="new", name="Alice")
     assert seen_host.address == f"127.0.0.1:{hosting.port}" and seen_host.short_fp == host.fp[:16]
-    me = guest.wait(fe.PeersChanged).me
-    assert me.fingerprint == guest.fp and me.addresses == ("127.0.0.1",)
+    me = guest.of(fe.PeersChanged)[-1].me
+    assert me.fingerprint == guest.fp and me.addresses == ("127.0.0.1",) and me.name == "Bob"
     _lobby_has(host, guest.fp, state="new", name="Bob")
 
     guest.post(fe.Join(seen_host.key))
@@ -285,6 +286,7 @@ def test_refused_pairing_pins_nothing_and_says_so_on_both(players: tuple[Player,
     assert "not" in guest.wait(fe.PairingFailed).reason
     assert host.wait(fe.PairingFailed).reason
     assert not host.of(fe.PeerRemembered) and not guest.of(fe.PeerRemembered)
+    assert PeerStore(host.bridge.net.data_dir).all() == PeerStore(guest.bridge.net.data_dir).all() == []
     assert _lobby_has(guest, host.fp, hosting=True).state == "new"
 
 
