@@ -129,6 +129,7 @@ class GameConnection:
         self._saving: asyncio.Future[None] | None = None
         self._fresh_wal = False   # the log was created by this connection (no game before it)
         self._recv_task: asyncio.Task[Message] | None = None   # a read kept across driver wake-ups
+        self._timed_out = False
 
     async def run(self) -> Outcome:
         """Play until the game ends, stops, or the link drops."""
@@ -195,22 +196,27 @@ class GameConnection:
         await self._stop_recv()
         return await self._finish()
 
-    async def _recv_or_wake(self) -> Message | None:
-        """The peer's next message; or None as soon as the driver's ``async_wait`` returns.
+    async def _recv_or_wake(self, timeout: float | None = None) -> Message | None:
+        """The peer's next message; or None as soon as the driver's ``async_wait`` returns, or
+        ``timeout`` seconds pass (then ``self._timed_out`` is True).
 
         The read is kept (not cancelled) across wake-ups, so no frame is ever cut in half."""
+        self._timed_out = False
         wait = getattr(self.driver, "async_wait", None)
-        if wait is None:
+        if wait is None and timeout is None:
             return await self.link.recv()
         if self._recv_task is None:
             self._recv_task = asyncio.ensure_future(self.link.recv())
-        woke = asyncio.ensure_future(wait())
+        woke = asyncio.ensure_future(wait()) if wait is not None else None
         try:
-            await asyncio.wait({self._recv_task, woke}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({self._recv_task} | ({woke} if woke else set()), timeout=timeout,
+                               return_when=asyncio.FIRST_COMPLETED)
         finally:
-            if not woke.done():
+            woken = woke is not None and woke.done()
+            if woke is not None and not woke.done():
                 woke.cancel()
         if not self._recv_task.done():
+            self._timed_out = not woken
             return None
         task, self._recv_task = self._recv_task, None
         return task.result()
