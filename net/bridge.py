@@ -66,6 +66,7 @@ class NetBridge:
         self._confirming: asyncio.Future[bool] | None = None
         self._pinned_before: set[str] | None = None     # pins when the pairing code was shown
         self._shown: fe.PeersChanged | None = None
+        self._paired: set[str] | None = None     # pinned fingerprints (read again after each change)
         self._hinted = False
         self._contact = False     # a peer reached us (pairing or a game): the lobby needs no diagnosis
         self._port = 0
@@ -193,7 +194,7 @@ class NetBridge:
             found = PeerStore(self.net.data_dir).remove(cmd.fingerprint)
             if not found:
                 self.events.put(fe.CommandRefused(cmd, f"no pinned peer has fingerprint {cmd.fingerprint[:16]}"))
-            self._shown = None
+            self._paired = None
         elif isinstance(cmd, fe.Quit):
             await self._async_quit()
         else:
@@ -315,7 +316,7 @@ class NetBridge:
             if peer.fingerprint not in self._pinned_before:
                 self.events.put(fe.PeerRemembered(peer.name, peer.fingerprint))
         self._pinned_before = None
-        self._shown = None   # the peer's lobby state is now "paired"
+        self._paired = None   # the peer's lobby state is now "paired"
 
     # ---- the lobby ----
 
@@ -337,8 +338,9 @@ class NetBridge:
     def _peers(self) -> tuple[fe.LobbyPeer, ...]:
         if self._disc is None:
             return ()
-        paired = {p.fingerprint for p in PeerStore(self.net.data_dir).all()}
-        return peers_snapshot(self._disc.peers.values(), paired, self.net.identity.fingerprint)
+        if self._paired is None:
+            self._paired = {p.fingerprint for p in PeerStore(self.net.data_dir).all()}
+        return peers_snapshot(self._disc.peers.values(), self._paired, self.net.identity.fingerprint)
 
     def _me(self) -> fe.Me:
         if self._disc is not None:
