@@ -133,6 +133,9 @@ def _setup(host: Player, guest: Player) -> dict[str, Player]:
     assert (answer.accepted, answer.by, answer.reason) == (False, "peer", "keep the standard tank range")
     assert host.wait(fe.RuleChangeAnswered, lambda e: e.rid == asked2.rid).by == "me"
 
+    guest.post(fe.RequestRuleChange("gov_white", "monarchy"))   # 04/U21: governments are never requested
+    refused = guest.wait(fe.CommandRefused)
+    assert refused.reason == "gov_white is chosen secretly by its player, not requested"
     for p in (host, guest):
         p.wait(fe.SetupChanged, lambda e: e.ready and all(r.status != "pending" for r in e.requests)
                and len(e.requests) == 2)
@@ -205,7 +208,8 @@ def _check_draw_by_ply_limit(by_colour: dict[str, Player], over: dict[str, fe.Ga
 
 def test_two_people_pair_negotiate_play_and_finish_through_the_bridge(players: tuple[Player, Player]) -> None:
     """04/U59: both see each other in PEERS, pair with the same code confirmed on both; 04/U61: one
-    rule change approved, one rejected; 12 turns played by Act commands, an undo request rejected
+    rule change approved, one rejected; 04/U21: each government chosen secretly, never requested
+    (a request for one is refused), both shown once the rules are agreed; 12 turns played by Act commands, an undo request rejected
     (the state unchanged), and the game over on both (RUL-53 ply limit)."""
     host, guest = players
     by_colour = _setup(host, guest)
