@@ -413,3 +413,25 @@ def test_resign_in_ones_own_turn_ends_the_game_on_both_screens(players: tuple[Pl
     assert results[0].reason == results[1].reason and "black resigned (RUL-53)" in results[0].reason
     assert results[0].state_hash == results[1].state_hash
     assert (black.wait(fe.SessionEnded).result, white.wait(fe.SessionEnded).result) == ("white", "white")
+
+
+def test_bad_actions_from_the_window_are_refused_and_change_nothing(players: tuple[Player, Player]) -> None:
+    """03/M0.7 (an illegal move named by its rule), a notation error and an action out of turn are
+    refused with the reason; the position is unchanged on both sides and play goes on."""
+    host, guest = players
+    by_colour = _setup(host, guest)
+    black, white = by_colour["black"], by_colour["white"]
+    turn = black.wait(fe.YourTurn)
+    black.post(fe.Act("MV:DO(1,2)->(9,9)"))
+    refused = black.wait(fe.CommandRefused)
+    assert refused.command == fe.Act("MV:DO(1,2)->(9,9)")
+    assert refused.reason == "03/M0.7: DO(1,2)->(9,9): a non-combat piece cannot take the enemy piece there"
+    black.post(fe.Act("MV:nonsense"))
+    assert black.wait(fe.CommandRefused).reason == "unknown piece type at 4 in 'MV:nonsense'"
+    white.post(fe.Act("END"))
+    assert white.wait(fe.CommandRefused).reason == "not our move"
+    black.post(fe.Act(turn.legal[0]))
+    applied = black.wait(fe.MyActionApplied)
+    seen = white.wait(fe.PeerActed)
+    assert (applied.index, applied.text) == (seen.index, seen.text) == (1, turn.legal[0])
+    assert applied.view.ply == turn.view.ply == 1 and applied.view != turn.view
