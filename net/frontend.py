@@ -301,7 +301,8 @@ class UndoAnswered:
 
 @dataclass(frozen=True, slots=True)
 class DrawOffered:
-    """The peer offers a draw (RUL-53): answer with ``AnswerDraw`` during our next turn."""
+    """The peer offers a draw (RUL-53): answer with ``AnswerDraw``; a "yes" posted before our
+    next turn is sent when that turn begins (acceptance is allowed only then)."""
 
     turn: int
 
@@ -309,6 +310,13 @@ class DrawOffered:
 @dataclass(frozen=True, slots=True)
 class DrawDeclined:
     """A draw offer was declined (``by``: "me"/"peer")."""
+
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class DrawLapsed:
+    """A draw offer ran out unanswered at the end of the receiver's next turn (``by``: who offered)."""
 
     by: str
 
@@ -434,12 +442,12 @@ class AnswerUndo:
 
 @dataclass(frozen=True, slots=True)
 class Resign:
-    """Resign during our own turn (RUL-53); needs the signed ``resign`` message (issue 10)."""
+    """Resign during our own turn (RUL-53): the signed ``resign`` message; the other side wins."""
 
 
 @dataclass(frozen=True, slots=True)
 class OfferDraw:
-    """Offer a draw during our own turn (RUL-53); needs the ``draw-offer`` message (issue 10)."""
+    """Offer a draw during our own turn (RUL-53); it stands until the end of the peer's next turn."""
 
 
 @dataclass(frozen=True, slots=True)

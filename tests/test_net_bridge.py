@@ -435,3 +435,23 @@ def test_bad_actions_from_the_window_are_refused_and_change_nothing(players: tup
     seen = white.wait(fe.PeerActed)
     assert (applied.index, applied.text) == (seen.index, seen.text) == (1, turn.legal[0])
     assert applied.view.ply == turn.view.ply == 1 and applied.view != turn.view
+
+
+def test_a_draw_offered_and_accepted_ends_the_game_as_a_draw_on_both(players: tuple[Player, Player]) -> None:
+    """RUL-53: Black offers a draw in its turn; White says yes at once (while Black still moves),
+    and the acceptance goes out when White's next turn begins: a draw on both screens."""
+    host, guest = players
+    by_colour = _setup(host, guest)
+    black, white = by_colour["black"], by_colour["white"]
+    turn = black.wait(fe.YourTurn)
+    black.post(fe.OfferDraw())
+    assert white.wait(fe.DrawOffered).turn == 0
+    white.post(fe.AnswerDraw(True))            # not White's turn yet: kept until it is
+    black.post(fe.Act(turn.legal[0]))
+    black.post(fe.Act(black.wait(fe.YourTurn, lambda e: e.index == 1).end_turn))
+    results = black.wait(fe.GameOver), white.wait(fe.GameOver)
+    assert [r.result for r in results] == ["draw", "draw"]
+    assert results[0].reason == results[1].reason and "draw agreed" in results[0].reason
+    assert results[0].state_hash == results[1].state_hash
+    draws = (fe.OfferDraw, fe.AnswerDraw)
+    assert [e for e in black.of(fe.CommandRefused) + white.of(fe.CommandRefused) if isinstance(e.command, draws)] == []
