@@ -70,7 +70,7 @@ class HumanDriver:
             return None
         self._current = self.commands.popleft()
         if (isinstance(self._current, fe.AnswerDraw) and self._current.yes and play is not None
-                and not play.my_move() and getattr(play, "draw_offer", None) is not None
+                and not play.my_move() and play.draw_offer is not None
                 and play.draw_offer[0] == "peer"):
             self._accept_draw = True     # kept until our turn, when acceptance is allowed
             return self.decide(match)
@@ -109,14 +109,12 @@ class HumanDriver:
             return send
         if isinstance(cmd, fe.AnswerUndo):
             return play.answer_undo(cmd.yes, cmd.reason)
-        hook = {fe.Resign: "resign", fe.OfferDraw: "offer_draw", fe.AnswerDraw: "answer_draw"}.get(type(cmd))
-        if hook is not None:
-            # Resignation and draws are signed messages of issue 10 (net.lockstep Resign, DrawOffer,
-            # DrawAnswer); until they exist the command is refused, and works once they land.
-            method = getattr(play, hook, None)
-            if method is None:
-                raise RuntimeError(f"{hook.replace('_', ' ')} is not available in this version of the protocol")
-            return method(cmd.yes) if isinstance(cmd, fe.AnswerDraw) else method()
+        if isinstance(cmd, fe.Resign):
+            return play.resign()
+        if isinstance(cmd, fe.OfferDraw):
+            return play.offer_draw()
+        if isinstance(cmd, fe.AnswerDraw):
+            return play.answer_draw(cmd.yes)
         raise ValueError(f"not a game command: {cmd!r}")
 
     # ---- status: what the player is waiting for ----

@@ -20,7 +20,6 @@ from net import frontend as fe
 from net.bridge import BridgeConfig, NetBridge
 from net.lobby import diagnose, peers_snapshot
 from net.discovery import PeerInfo
-from net.lockstep import Lockstep
 from net.peers import PeerStore
 from net_helpers import FAST, make_cfg
 
@@ -397,17 +396,16 @@ def test_an_empty_lobby_explains_why_and_shows_this_laptops_addresses(tmp_path: 
 
 
 def test_resign_in_ones_own_turn_ends_the_game_on_both_screens(players: tuple[Player, Player]) -> None:
-    """RUL-53: resignation during one's own turn; the other side wins, on both screens. Until the
-    signed resign message (issue 10) is in ``net.lockstep``, the command is refused with the reason."""
+    """RUL-53: resignation during one's own turn (not in the other's); the other side wins, on
+    both screens."""
     host, guest = players
     by_colour = _setup(host, guest)
     black, white = by_colour["black"], by_colour["white"]
     black.wait(fe.YourTurn)
+    white.post(fe.Resign())
+    refused = white.wait(fe.CommandRefused, lambda e: e.command == fe.Resign())
+    assert refused.reason.startswith("RUL-53: a player may resign only during its own turn")
     black.post(fe.Resign())
-    if not hasattr(Lockstep, "resign"):
-        refused = black.wait(fe.CommandRefused)
-        assert refused.command == fe.Resign() and refused.reason == "resign is not available in this version of the protocol"
-        return
     results = black.wait(fe.GameOver), white.wait(fe.GameOver)
     assert [r.result for r in results] == ["white", "white"]
     assert results[0].reason == results[1].reason and "black resigned (RUL-53)" in results[0].reason
