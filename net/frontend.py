@@ -16,7 +16,9 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class LobbyPeer:
-    """One game under PEERS (04/U59). ``state``: "paired", "new" or "in a game"."""
+    """One game under PEERS (04/U59). ``state``: "paired", "new" or "in a game"; names are
+    claims, so a name shared with another identity, or a pinned peer's name used by another
+    identity, is marked (``net.peer_names``)."""
 
     key: str            # the discovery instance name: pass it to ``Join``
     name: str
@@ -24,6 +26,8 @@ class LobbyPeer:
     state: str
     hosting: bool       # it waits for a guest: ``Join`` it
     address: str        # "host:port" it advertises
+    same_name: bool = False          # another identity advertises the same name (issue 10 item 3)
+    not_pinned_as: str | None = None  # it uses the name of a pinned peer with this fingerprint: possible impostor
 
     @property
     def short_fp(self) -> str:

@@ -20,7 +20,7 @@ from net import frontend as fe
 from net.bridge import BridgeConfig, NetBridge
 from net.lobby import diagnose, peers_snapshot
 from net.discovery import PeerInfo
-from net.peers import PeerStore
+from net.peers import KnownPeer, PeerStore
 from net_helpers import FAST, make_cfg
 
 LOOPBACK = ["127.0.0.1"]
@@ -295,16 +295,24 @@ def test_refused_pairing_pins_nothing_and_says_so_on_both(players: tuple[Player,
 
 
 def test_lobby_states_paired_new_and_in_a_game() -> None:
-    """04/U59: each peer shows paired / new / in a game; ME (another window of ours) is not a peer."""
+    """04/U59: each peer shows paired / new / in a game; ME (another window of ours) is not a peer;
+    a shared name and a pinned peer's name on another identity are marked."""
     fps = ["a" * 64, "b" * 64, "c" * 64, "d" * 64]
     seen = [PeerInfo("Cy", 1, fps[2], "playing", "10.0.0.3", 4003, "wec-c"),
             PeerInfo("Al", 1, fps[0], "hosting", "10.0.0.1", 4001, "wec-a"),
             PeerInfo("Bo", 1, fps[1], "idle", "10.0.0.2", 0, "wec-b"),
             PeerInfo("Me", 1, fps[3], "idle", "10.0.0.4", 0, "wec-d")]
-    assert peers_snapshot(seen, paired={fps[0], fps[2]}, own_fp=fps[3]) == (
+    pins = [KnownPeer(fps[0], "", "", "", "Al"), KnownPeer(fps[2], "", "", "", "Cy")]
+    assert peers_snapshot(seen, pins, own_fp=fps[3]) == (
         fe.LobbyPeer("wec-a", "Al", fps[0], "paired", True, "10.0.0.1:4001"),
         fe.LobbyPeer("wec-b", "Bo", fps[1], "new", False, "10.0.0.2:0"),
         fe.LobbyPeer("wec-c", "Cy", fps[2], "in a game", False, "10.0.0.3:4003"))
+    # names are claims: a second "Al" is marked as not the pinned one, and both "Bo"s as sharing a name
+    more = seen + [PeerInfo("Al", 1, "e" * 64, "hosting", "10.0.0.5", 4005, "wec-e"),
+                   PeerInfo("Bo", 1, "f" * 64, "idle", "10.0.0.6", 0, "wec-f")]
+    marked = {p.key: (p.same_name, p.not_pinned_as) for p in peers_snapshot(more, pins, own_fp=fps[3])}
+    assert marked == {"wec-a": (True, None), "wec-e": (True, fps[0]), "wec-b": (True, None),
+                      "wec-f": (True, None), "wec-c": (False, None)}
 
 
 def test_empty_lobby_diagnosis_names_the_causes_and_this_laptops_addresses() -> None:

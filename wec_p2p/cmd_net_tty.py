@@ -190,7 +190,7 @@ class _Terminal:
         for peer in e.peers:
             if peer.hosting and (peer.name.lower() == wanted or (len(wanted) >= 8 and peer.fingerprint.startswith(wanted))):
                 self.say(f"found {peer.name!r} ({peer.short_fp}) at {peer.address}")
-                self._join(peer.key)
+                self._join(self.args.peer)   # the bridge decides whom the name means (names are claims)
                 return
 
     def _on_NothingFound(self, e: fe.NothingFound) -> None:
