@@ -248,7 +248,8 @@ class NetBridge:
                                           attempts=self.cfg.resume_attempts, backoff=self.cfg.backoff)
         except IdentityChanged as exc:
             fp = pinned.fingerprint if pinned is not None else (expected or "")
-            self.events.put(fe.IdentityWarning(str(exc), fp, f"wec peers --forget {fp[:16]}"))
+            forget = f"wec peers --forget {fp[:16]}" if pinned is not None else ""   # nothing pinned: nothing to forget
+            self.events.put(fe.IdentityWarning(str(exc), fp, forget))
             return
         except PairingFailed as exc:
             self.events.put(fe.PairingFailed(str(exc)))

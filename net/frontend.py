@@ -123,8 +123,9 @@ class PairingFailed:
 
 @dataclass(frozen=True, slots=True)
 class IdentityWarning:
-    """A remembered peer presented another identity: refused. ``forget``: the command that
-    removes the old pin (or post ``ForgetPeer``), after which the next connection pairs again."""
+    """A remembered peer presented another identity (or a game not the one it advertised): refused.
+    ``forget``: the command that removes the old pin (or post ``ForgetPeer``), after which the next
+    connection pairs again; empty when nothing is pinned."""
 
     message: str
     fingerprint: str
