@@ -283,16 +283,6 @@ def audit_exchange(ctx: PsiContext, query: PsiQuery, reply: PsiReply, steps: Seq
     ys = list(reply.y) + [r.y for r in step_replies]
     if len(xs) != query.size or len(ys) != query.size:
         raise PsiAuditError("result", ctx.qid, f"{len(xs)} values sent, {query.size} announced")
-    truth = set(responder_cells)
-    first = next((i for i, c in enumerate(asker_cells) if c in truth), None)
-    for i, x in enumerate(xs):
-        real = i < len(asker_cells) and (query.mode != "first" or first is None or i <= first)
-        u = cell_u(ctx, asker_cells[i]) if real else pad_u(ctx, asker.pad_seed, "asker", i)
-        if a.blind(u) != x:
-            check = "asker-blinding" if real or i >= len(asker_cells) else "probe"
-            raise PsiAuditError(check, ctx.qid, f"asker value {i} is not "
-                                f"{'cell ' + repr(asker_cells[i]) if real else 'padding'}"
-                                + (" (a cell tested after the first hit)" if check == "probe" else ""))
     want_y = [b.blind(x) for x in xs]
     if query.mode == "count":
         want_y.sort()
@@ -306,6 +296,16 @@ def audit_exchange(ctx: PsiContext, query: PsiQuery, reply: PsiReply, steps: Seq
     if sorted(want_z) != reply.z:
         raise PsiAuditError("responder-set", ctx.qid, "the responder's set is not its committed "
                             f"cells {own!r} plus padding (a piece was left out or added)")
+    truth = set(responder_cells)
+    first = next((i for i, c in enumerate(asker_cells) if c in truth), None)
+    for i, x in enumerate(xs):
+        real = i < len(asker_cells) and (query.mode != "first" or first is None or i <= first)
+        u = cell_u(ctx, asker_cells[i]) if real else pad_u(ctx, asker.pad_seed, "asker", i)
+        if a.blind(u) != x:
+            check = "asker-blinding" if real or i >= len(asker_cells) else "probe"
+            raise PsiAuditError(check, ctx.qid, f"asker value {i} is not "
+                                f"{'cell ' + repr(asker_cells[i]) if real else 'padding'}"
+                                + (" (a cell tested after the first hit)" if check == "probe" else ""))
     matched = [i for i, c in enumerate(asker_cells) if c in truth]
     if query.mode == "first":
         matched = matched[:1]
