@@ -25,12 +25,14 @@ import struct
 from dataclasses import dataclass
 from typing import Any, Mapping, Protocol, Sequence
 
+import msgpack
+
 from net.errors import ProtocolError
 from net.frames import pack, unpack_strict
 
 __all__ = ["SALT_LEN", "MAX_SLOTS", "MAX_VALUE", "DUMMY", "CommitmentError", "Context",
            "SaltSource", "RandomSalts", "SeededSalts", "LeafOpening", "TurnCommitment",
-           "commit_turn", "verify_leaf", "path_length", "ActionOpening", "commit_action",
+           "commit_turn", "verify_leaf", "verify_turn", "path_length", "ActionOpening", "commit_action",
            "verify_action"]
 
 SALT_LEN = 32            # 256-bit salts (anchors-reliability §1.13: 32 bytes from secrets)
@@ -167,18 +169,39 @@ def commit_turn(ctx: Context, items: Mapping[int, Any], n_slots: int,
     bad = [s for s in items if not (isinstance(s, int) and 0 <= s < n_slots)]
     if bad:
         raise CommitmentError("index", f"slot {bad[0]!r} outside 0..{n_slots - 1}")
+    packer = msgpack.Packer(use_bin_type=True)     # one packer per turn: same bytes as pack()
     dummy = pack(DUMMY)
     values = [dummy] * n_slots
     for s, v in items.items():
-        values[s] = _value_bytes(v)
+        values[s] = _value_bytes(v, packer)
     salt_list = salts.salts(ctx, "leaf", n_slots)
-    prefix = _LEAF + ctx.encode()
-    sha = hashlib.sha256
-    leaves = tuple(sha(prefix + _U32.pack(i) + salt_list[i] + _U32.pack(len(v)) + v).digest()
-                   for i, v in enumerate(values))
+    leaves = _leaves(ctx, values, salt_list)
     levels = _levels(leaves)
     root = _root(ctx, n_slots, levels[-1][0])
     return TurnCommitment(ctx, tuple(values), tuple(salt_list), levels, root)
+
+
+def verify_turn(expected: Context, n_slots: int, root: bytes,
+                openings: Sequence[LeafOpening]) -> list[Any]:
+    """The audit's check of a whole turn: ``openings`` are every slot in order; rebuild the tree
+    once and return every committed item. :raises CommitmentError: naming the first failure."""
+    if len(openings) != n_slots or [op.slot for op in openings] != list(range(n_slots)):
+        raise CommitmentError("index", f"{expected.describe()}: the audit needs slots 0..{n_slots - 1} "
+                                       f"in order, got {len(openings)} openings")
+    items = []
+    for op in openings:
+        where = f"slot {op.slot} of {expected.describe()}"
+        if op.ctx != expected or op.n_slots != n_slots:
+            raise CommitmentError("domain", f"{where}: the opening is for {op.ctx.describe()}, {op.n_slots} slots")
+        if not (isinstance(op.salt, bytes) and len(op.salt) == SALT_LEN):
+            raise CommitmentError("format", f"{where}: salt must be {SALT_LEN} bytes")
+        items.append(_decode_value(op.value, where))
+    levels = _levels(_leaves(expected, [op.value for op in openings], [op.salt for op in openings]))
+    got = _root(expected, n_slots, levels[-1][0])
+    if not hmac.compare_digest(got, root):
+        raise CommitmentError("root", f"{expected.describe()}: the {n_slots} opened slots lead to root "
+                                      f"{got.hex()[:16]}…, not the committed {root.hex()[:16]}…")
+    return items
 
 
 def path_length(slot: int, n_slots: int) -> int:
@@ -275,9 +298,9 @@ def verify_action(expected: Context, index: int, commitment: bytes, op: ActionOp
 
 # ---- helpers ---------------------------------------------------------------------------------
 
-def _value_bytes(v: Any) -> bytes:
+def _value_bytes(v: Any, packer: Any = None) -> bytes:
     try:
-        data = pack(v)
+        data = bytes(packer.pack(v)) if packer is not None else pack(v)
     except Exception as exc:
         raise CommitmentError("value", f"not msgpack-able: {type(exc).__name__}") from None
     if len(data) > MAX_VALUE:
@@ -292,6 +315,16 @@ def _decode_value(value: bytes, where: str) -> Any:
         return unpack_strict(value)
     except ProtocolError as exc:
         raise CommitmentError("value", f"{where}: {exc}") from None
+
+
+_INDEX = tuple(_U32.pack(i) for i in range(MAX_SLOTS))
+
+
+def _leaves(ctx: Context, values: Sequence[bytes], salts: Sequence[bytes]) -> tuple[bytes, ...]:
+    prefix = _LEAF + ctx.encode()
+    sha, u32, index = hashlib.sha256, _U32.pack, _INDEX
+    return tuple(sha(prefix + index[i] + salts[i] + u32(len(v)) + v).digest()
+                 for i, v in enumerate(values))
 
 
 def _node(left: bytes, right: bytes) -> bytes:

@@ -262,3 +262,26 @@ def test_bad_leaf_open_fields_raise_protocol_error_naming_them():
             decode_hidden(body)
     with pytest.raises(ProtocolError, match="unknown hidden message type"):
         decode_hidden(pack(["nope", {}]))
+
+
+# ---- the audit's whole-turn check ---------------------------------------------------------------
+
+def test_rul37_verify_turn_returns_every_item_and_names_a_tampered_slot():
+    """RUL-37: at the end every slot of every ply is opened; the whole turn checks at once."""
+    from net.commitments import verify_turn
+    tc = _turn()
+    items = verify_turn(CTX, 64, tc.root, tc.open_all())
+    assert items == [ITEMS.get(s) for s in range(64)]
+    ops = tc.open_all()
+    ops[40] = dataclasses.replace(ops[40], salt=bytes(32))
+    with pytest.raises(CommitmentError) as err:
+        verify_turn(CTX, 64, tc.root, ops)
+    assert err.value.check == "root"
+    with pytest.raises(CommitmentError) as err:
+        verify_turn(CTX, 64, tc.root, tc.open_all()[:-1])
+    assert err.value.check == "index"
+    ops = tc.open_all()
+    ops[5] = dataclasses.replace(ops[5], ctx=Context(GAME, "B", 12))
+    with pytest.raises(CommitmentError) as err:
+        verify_turn(CTX, 64, tc.root, ops)
+    assert err.value.check == "domain" and "slot 5" in str(err.value)
