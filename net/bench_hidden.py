@@ -99,7 +99,7 @@ def _psi(game: bytes, mode: str, a_cells: list, b_cells: list) -> None:
     """One whole exchange, both sides in this process, every message through the codec."""
     ctx = PsiContext(game, 40, 1, "HQ-10" if mode == "set" else "HQ-1", "B")
     asker = PsiAsker(ctx, mode, a_cells, 10, b"a" * 32, b"b" * 32, *new_secrets())
-    resp = PsiResponder(ctx, b_cells, 10, b"b" * 32, *new_secrets())
+    resp = PsiResponder(ctx, mode, 10, b_cells, 10, b"b" * 32, *new_secrets())
     reply = resp.on_query(decode_hidden(encode_hidden(asker.query())))
     out = asker.on_reply(decode_hidden(encode_hidden(reply)), 10)
     while isinstance(out, PsiStep):

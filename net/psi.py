@@ -212,14 +212,17 @@ class PsiAsker:
 
 class PsiResponder:
     """The responder's side: ``cells`` are the cells of its pieces the HQ item asks about
-    (hidden from the asker), taken from the committed state whose root is ``root``."""
+    (hidden from the asker), taken from the committed state whose root is ``root``. ``mode``
+    and ``size`` are what the HQ item allows (docs/protocol.md leak table): a query in another
+    mode (a ``set`` where only the ``first`` cell may be learnt) or size is refused."""
 
-    def __init__(self, ctx: PsiContext, cells: Sequence[Cell], z_size: int, root: bytes,
-                 scalar: bytes, pad_seed: bytes) -> None:
+    def __init__(self, ctx: PsiContext, mode: str, size: int, cells: Sequence[Cell], z_size: int,
+                 root: bytes, scalar: bytes, pad_seed: bytes) -> None:
         own = sorted(set(cells))
         if not 1 <= z_size <= MAX_PSI_Z or len(own) > z_size:
             raise PsiError(f"{len(own)} cells do not fit the padded set size {z_size}")
         self.ctx, self.root, self.z_size = ctx, root, z_size
+        self.allowed = (mode, size)
         self.blinder, self.pad_seed = Blinder(scalar), pad_seed
         blinded = {self.blinder.blind(cell_u(ctx, c)): c for c in own}
         for j in range(z_size - len(own)):
@@ -236,6 +239,9 @@ class PsiResponder:
         if q.qid != self.ctx.qid or q.hq != self.ctx.hq or len(q.x) != n or self.mode:
             raise PsiError(f"psi-query {q.qid}/{q.hq}: expected exchange {self.ctx.qid}/{self.ctx.hq} "
                            f"with {n} values")
+        if (q.mode, q.size) != self.allowed:
+            raise PsiError(f"psi-query {q.qid}: {q.hq} allows mode {self.allowed[0]!r} over "
+                           f"{self.allowed[1]} cells, not {q.mode!r} over {q.size}")
         self.mode, self.size, self.i = q.mode, q.size, n
         y = [self.blinder.blind(x, f"x[{i}]") for i, x in enumerate(q.x)]
         if q.mode == "count":

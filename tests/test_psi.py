@@ -32,7 +32,7 @@ def _run(mode, a_cells, b_cells, *, size=10, z_size=16, hq="HQ-1", seed=1):
     """Run one exchange to the end; returns (asker, responder, messages, opened cells)."""
     ctx = PsiContext(GAME, 9, 4, hq, "B")
     asker = PsiAsker(ctx, mode, a_cells, size, ROOT_A, ROOT_B, *_secrets(seed))
-    resp = PsiResponder(ctx, b_cells, z_size, ROOT_B, *_secrets(seed + 1000))
+    resp = PsiResponder(ctx, mode, size, b_cells, z_size, ROOT_B, *_secrets(seed + 1000))
     q = asker.query()
     reply = resp.on_query(q)
     out = asker.on_reply(reply, z_size)
@@ -194,7 +194,7 @@ def test_reply_bound_to_another_root_is_refused():
     """Issue 8 item 3: an answer from a set other than the committed one is refused at once."""
     ctx = PsiContext(GAME, 9, 4, "HQ-1", "B")
     asker = PsiAsker(ctx, "first", PATH, 10, ROOT_A, ROOT_B, *_secrets(1))
-    resp = PsiResponder(ctx, B_HIDDEN, 16, hashlib.sha256(b"other").digest(), *_secrets(2))
+    resp = PsiResponder(ctx, "first", 10, B_HIDDEN, 16, hashlib.sha256(b"other").digest(), *_secrets(2))
     with pytest.raises(PsiError, match="committed root"):
         asker.on_reply(resp.on_query(asker.query()), 16)
 
@@ -202,18 +202,29 @@ def test_reply_bound_to_another_root_is_refused():
 def test_out_of_order_steps_wrong_question_and_small_order_x_are_refused():
     ctx = PsiContext(GAME, 9, 4, "HQ-1", "B")
     asker = PsiAsker(ctx, "first", PATH, 10, ROOT_A, ROOT_B, *_secrets(1))
-    resp = PsiResponder(ctx, B_HIDDEN, 16, ROOT_B, *_secrets(2))
+    resp = PsiResponder(ctx, "first", 10, B_HIDDEN, 16, ROOT_B, *_secrets(2))
     q = asker.query()
     with pytest.raises(PsiError, match="expected exchange 4/HQ-1"):
         resp.on_query(PsiQuery(5, q.hq, q.mode, q.size, q.root, q.x))
     with pytest.raises(PsiError, match="small order"):
-        PsiResponder(ctx, B_HIDDEN, 16, ROOT_B, *_secrets(2)).on_query(
+        PsiResponder(ctx, "first", 10, B_HIDDEN, 16, ROOT_B, *_secrets(2)).on_query(
             PsiQuery(4, "HQ-1", "first", 10, ROOT_A, [bytes(32)]))
     step = asker.on_reply(resp.on_query(q), 16)
     with pytest.raises(PsiError, match="out of order"):
         resp.on_step(PsiStep(4, 2, step.x))
     with pytest.raises(PsiError, match="before the exchange is complete"):
         resp.on_result(PsiResult(4, [], 0))
+
+
+def test_hq11_responder_refuses_a_set_query_where_only_the_first_may_be_learnt():
+    """00/HQ-11: asking in mode set (every stealthy piece at once) or over fewer cells than the
+    item's public size is refused before anything is blinded."""
+    ctx = PsiContext(GAME, 9, 4, "HQ-11", "B")
+    for mode, size in (("set", 300), ("first", 50)):
+        asker = PsiAsker(ctx, mode, [(5, 5, "G")], size, ROOT_A, ROOT_B, *_secrets(1))
+        resp = PsiResponder(ctx, "first", 300, [(5, 4, "G")], 16, ROOT_B, *_secrets(2))
+        with pytest.raises(PsiError, match="HQ-11 allows mode 'first' over 300 cells"):
+            resp.on_query(asker.query())
 
 
 def test_responder_refuses_a_result_that_names_padding():
@@ -226,7 +237,7 @@ def test_responder_refuses_a_result_that_names_padding():
 def test_asker_refuses_an_unsorted_or_short_set():
     ctx = PsiContext(GAME, 9, 4, "HQ-1", "B")
     asker = PsiAsker(ctx, "first", PATH, 10, ROOT_A, ROOT_B, *_secrets(1))
-    reply = PsiResponder(ctx, B_HIDDEN, 16, ROOT_B, *_secrets(2)).on_query(asker.query())
+    reply = PsiResponder(ctx, "first", 10, B_HIDDEN, 16, ROOT_B, *_secrets(2)).on_query(asker.query())
     with pytest.raises(PsiError, match="distinct and sorted"):
         asker.on_reply(PsiReply(4, ROOT_B, list(reversed(reply.z)), reply.y), 16)
     with pytest.raises(PsiError, match="a set of 16"):
@@ -275,7 +286,7 @@ def test_hq1_asker_that_probes_after_the_hit_is_caught():
     hidden piece at position 4, more than the rules reveal; the audit catches it at position 3."""
     ctx = PsiContext(GAME, 9, 4, "HQ-1", "B")
     asker = _Prober(ctx, "first", PATH, 10, ROOT_A, ROOT_B, *_secrets(1))
-    resp = PsiResponder(ctx, B_HIDDEN, 16, ROOT_B, *_secrets(1001))
+    resp = PsiResponder(ctx, "first", 10, B_HIDDEN, 16, ROOT_B, *_secrets(1001))
     q = asker.query()
     reply = resp.on_query(q)
     out = asker.on_reply(reply, 16)
