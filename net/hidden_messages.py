@@ -11,12 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from net.commitments import SALT_LEN, ActionOpening, Context, LeafOpening, MAX_SLOTS, MAX_VALUE
+from net.commitments import (MAX_SLOTS, MAX_VALUE, SALT_LEN, ActionOpening, Context, LeafOpening,
+                             TurnCommitment)
+from net.errors import ProtocolError
 from net.frames import pack, unpack_strict
 from net.messages import Message, _register, decode_fields, encode_fields
 
 __all__ = ["HIDDEN", "PSI_MODES", "MAX_PSI_X", "MAX_PSI_Z", "HiddenAction", "ActionOpen",
-           "LeafOpen", "PsiQuery", "PsiReply", "PsiStep", "PsiStepReply", "PsiResult",
+           "LeafOpen", "TurnOpen", "PsiQuery", "PsiReply", "PsiStep", "PsiStepReply", "PsiResult",
            "PsiReveal", "encode_hidden", "decode_hidden"]
 
 HIDDEN: dict[str, type[Message]] = {}
@@ -105,6 +107,31 @@ class LeafOpen(Message):
     def opening(self, game_id: bytes) -> LeafOpening:
         return LeafOpening(Context(game_id, self.side, self.ply), self.n_slots, self.slot,
                            self.value, self.salt, tuple(self.path))
+
+
+@hidden("turn-open", ply=_int(), side=_SIDE, values=_list(_bmax(MAX_VALUE), MAX_SLOTS, 1),
+        salts=_list(_b(SALT_LEN), MAX_SLOTS, 1))
+@dataclass(frozen=True)
+class TurnOpen(Message):
+    """At the audit: every slot of the sender's root for ``ply`` (values and salts in slot
+    order; no paths: ``net.commitments.verify_turn`` rebuilds the tree). A game's slot count
+    must keep it inside one frame (about 600 slots of piece rows)."""
+    ply: int
+    side: str
+    values: list[bytes]
+    salts: list[bytes]
+
+    @classmethod
+    def of(cls, tc: TurnCommitment) -> "TurnOpen":
+        return cls(tc.ctx.ply, tc.ctx.side, list(tc.values), list(tc.salts))
+
+    def openings(self, game_id: bytes) -> list[LeafOpening]:
+        """The openings for ``verify_turn`` (:raises ProtocolError: value and salt counts differ)."""
+        if len(self.values) != len(self.salts):
+            raise ProtocolError(f"turn-open: {len(self.values)} values but {len(self.salts)} salts")
+        ctx = Context(game_id, self.side, self.ply)
+        n = len(self.values)
+        return [LeafOpening(ctx, n, i, v, s, ()) for i, (v, s) in enumerate(zip(self.values, self.salts))]
 
 
 # ---- private set intersection (net/psi.py) ------------------------------------------------------

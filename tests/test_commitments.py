@@ -285,3 +285,19 @@ def test_rul37_verify_turn_returns_every_item_and_names_a_tampered_slot():
     with pytest.raises(CommitmentError) as err:
         verify_turn(CTX, 64, tc.root, ops)
     assert err.value.check == "domain" and "slot 5" in str(err.value)
+
+
+def test_rul37_turn_open_message_round_trips_and_verifies_the_whole_turn():
+    """RUL-37: the audit's turn-open carries every value and salt; the receiver rebuilds the root."""
+    from net.commitments import verify_turn
+    from net.hidden_messages import TurnOpen
+    tc = _turn()
+    msg = decode_hidden(encode_hidden(TurnOpen.of(tc)))
+    assert verify_turn(CTX, 64, tc.root, msg.openings(GAME))[40] == DES
+    swapped = dataclasses.replace(msg, values=[msg.values[40 if i == 33 else 33 if i == 40 else i]
+                                               for i in range(64)])
+    with pytest.raises(CommitmentError) as err:
+        verify_turn(CTX, 64, tc.root, swapped.openings(GAME))
+    assert err.value.check == "root"
+    with pytest.raises(ProtocolError, match="64 values but 63 salts"):
+        dataclasses.replace(msg, salts=msg.salts[:-1]).openings(GAME)

@@ -315,3 +315,15 @@ def test_responder_that_blinds_with_another_scalar_is_caught():
     with pytest.raises(PsiAuditError) as err:
         _audit(run, PATH[:4], B_HIDDEN, reply=forged)
     assert err.value.check == "responder-blinding"
+
+
+def test_largest_psi_messages_fit_one_signed_frame():
+    """The largest reply (a set of MAX_PSI_Z, every one of the 300 cells asked, HQ-11) leaves
+    room for the signed envelope inside MAX_FRAME."""
+    from net.frames import MAX_FRAME
+    from net.hidden_messages import MAX_PSI_X, MAX_PSI_Z
+    big = PsiReply(2**31, b"r" * 32, [bytes([i % 256, i // 256]) + bytes(30) for i in range(MAX_PSI_Z)],
+                   [b"y" * 32] * MAX_PSI_X)
+    body = encode_hidden(big)
+    assert decode_hidden(body) == big
+    assert len(body) + 512 < MAX_FRAME
