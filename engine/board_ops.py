@@ -14,8 +14,14 @@ from .visibility import hidden_from
 
 
 def remove_piece(state: GameState, victim: Piece) -> None:
-    """Take a piece off the board, remembering a fallen primary piece (RUL-2)."""
+    """Take a piece off the board, remembering a fallen primary piece (RUL-2) and ending the
+    locks it took part in (RUL-19)."""
     del state.pieces[victim.sid]
+    # RUL-19: the locks it held (inherent source or held article) and the locks on it end now,
+    # whatever removes it (a blocked landing or a crash too, which write no step 8 of RUL-41)
+    for key in [k for k, t in state.locks.items() if t == victim.sid or k == ("p", victim.sid)
+                or (k[0] == "a" and k[1] in victim.arts)]:
+        del state.locks[key]
     state.touch()
     if KINDS[victim.kind].role == "primary":
         state.turn = replace(state.turn, lost_primary=state.turn.lost_primary | {victim.side})

@@ -1,0 +1,272 @@
+"""Two partial states, one engine (issue 8 item 1; DESIGN §4; docs/hidden.md).
+
+Each side's engine state holds its own pieces in full and, of the enemy, only what
+``observe()`` shows (``engine.partial.partial_state``). Actions are resolved by the side that
+makes them on its own partial state, the other side answering about its hidden pieces
+(``PeerAnswerer``); the two sides then exchange ``Consequences`` and ``Shown``.
+
+* Hand-laid positions: the exact pieces each side holds after a capture of a hidden piece
+  (HQ-1), a Stunner ray on one (HQ-4), a nudge that moves one (HQ-3), a lock (HQ-11), a
+  projectile of the owner's own hitting its own hidden piece (HQ-8), a hidden Sub's Moves
+  (HQ-14, HQ-16), and what the messages carry.
+* Seeded random games under five option sets that bring hiding into play: after every action
+  each side's state equals ``partial_state`` of the omniscient state, holds no enemy piece
+  hidden from it, and generates the same legal actions as the omniscient state.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from engine import api
+from engine.actions import EndTurn
+from engine.partial import (Consequences, Opening, Side, enemy_hidden_held, known_diff,
+                            known_key, partial_state, play)
+from engine.rules import legal_actions
+from engine.state import GameState, Piece
+from engine.visibility import hidden_from
+from engine_helpers import pos
+
+
+def _start(state: GameState) -> dict[str, Side]:
+    return {s: Side.from_omniscient(state, s) for s in "BW"}
+
+
+def _act(omni: GameState, sides: dict[str, Side], *texts: str) -> tuple[GameState,
+                                                                       list[dict[str, Consequences]]]:
+    """Apply actions to the omniscient state and to both sides; check the invariant each time."""
+    sent = []
+    for text in texts:
+        action = EndTurn() if text == "END" else api.parse_action(text)
+        omni = api.apply_action(omni, action)
+        sent.append(play(sides, action))
+        for s in "BW":
+            assert known_diff(sides[s].state, omni, s) == "", (text, s)
+            assert enemy_hidden_held(sides[s].state, omni, s) == []
+    return omni, sent
+
+
+def _cells(side: Side) -> list[tuple[int, str, str, int, int, str]]:
+    return sorted((p.sid, p.kind, p.side, p.row, p.col, p.level)
+                  for p in side.state.pieces.values())
+
+
+# -- partial_state -------------------------------------------------------------------------------
+
+def test_partial_state_of_the_standard_start_rul_18() -> None:
+    """RUL-18, 02/§2: Black's state holds its 28 pieces and 26 White ones: not the two stealthy
+    AAAs (c9, h9; serials 46 and 54 as RUL-40 numbers the set-up), which White's own state
+    holds; the ground and reinforcements are the same for both (RUL-50 b)."""
+    omni = api.new_game()
+    black, white = partial_state(omni, "B"), partial_state(omni, "W")
+    assert len(black.pieces) == 54 and len(white.pieces) == 54
+    assert {s for s in omni.pieces if s not in black.pieces} == {46, 54}
+    assert [(omni.pieces[s].kind, omni.pieces[s].square) for s in (46, 54)] == \
+        [("AAA", (9, 8)), ("AAA", (9, 3))]
+    assert {s for s in omni.pieces if s not in white.pieces} == {18, 26}
+    assert black.ground == white.ground == omni.ground
+    assert black.reinforcements == omni.reinforcements
+
+
+def test_partial_state_keeps_the_locks_of_held_sources_rul_19() -> None:
+    """RUL-19: at the standard start the two Stealth Pawns (serials 21 on e2 and 49 on f9) lock
+    each other; both sources are on both sides' boards, so both states keep both locks."""
+    omni = api.new_game()
+    assert omni.locks == {("p", 21): 49, ("p", 49): 21}
+    assert partial_state(omni, "B").locks == partial_state(omni, "W").locks == omni.locks
+
+
+def test_partial_state_forgets_what_a_hidden_piece_gives_away_rul_50() -> None:
+    """RUL-50 (b), RUL-7, RUL-6: a hidden White Flamer Pawn [SH] hit this turn, with its Stealth
+    article: Black's state holds neither the piece, nor its hit counter, nor its article's
+    countdown; the visible Stunner Pawn's counter and the ground article stay."""
+    omni = pos("piece B K j1 G\npiece W K j10 G\npiece W FP d7 G SH\npiece W SP f7 G\n"
+               "article AFL c5\n")
+    fp = next(p for p in omni.pieces.values() if p.kind == "FP")
+    sp = next(p for p in omni.pieces.values() if p.kind == "SP")
+    omni.hits = {fp.sid: (("FL", 1),), sp.sid: (("ST", 1),)}
+    omni.art_ready = {fp.arts[0]: 9}
+    black = partial_state(omni, "B")
+    assert fp.sid not in black.pieces and sp.sid in black.pieces
+    assert black.hits == {sp.sid: (("ST", 1),)}
+    assert black.art_ready == {}
+    assert list(black.ground.values()) == list(omni.ground.values())
+    assert partial_state(omni, "W").hits == omni.hits
+    assert known_key(black, "B") == known_key(omni, "B")
+    key = known_key(omni, "B")
+    omni.hits = {fp.sid: (("FL", 2),), sp.sid: (("ST", 1),)}      # the hidden one: unseen
+    assert known_key(omni, "B") == key
+    omni.hits = {fp.sid: (("FL", 1),), sp.sid: (("ST", 2),)}      # the visible one: seen
+    assert known_key(omni, "B") != key
+
+
+# -- hand-laid events ----------------------------------------------------------------------------
+
+def test_capture_of_a_hidden_piece_is_opened_and_sent_back_hq_1() -> None:
+    """HQ-1, RUL-23: Black's Pawn b2 -> d4 meets White's hidden Pawn [SH] on c3: it stops on c3
+    and takes it. The answer opened the piece into Black's working state only; White's state
+    learns its loss from the Consequences (the piece, None), which also carry the public Move."""
+    omni = pos("piece B K j1 G\npiece B RP b2 G\npiece W K j10 G\npiece W RP c3 G SH moved\n")
+    sides = _start(omni)
+    assert 4 not in sides["B"].state.pieces and 4 in sides["W"].state.pieces
+    omni, sent = _act(omni, sides, "MV:RP(2,2)->(4,4)")
+    assert sent[0]["action"].yours == ((4, None),)
+    assert api.format_action(sent[0]["action"].action) == "MV:RP(2,2)->(4,4)"
+    for s in "BW":
+        assert _cells(sides[s]) == [(1, "K", "B", 1, 10, "G"), (2, "RP", "B", 3, 3, "G"),
+                                    (3, "K", "W", 10, 10, "G")]
+        assert sides[s].state.ground == {(3, 3): (1,)}          # the Stealth article (RUL-12)
+    assert sides["B"].opened == 1 and sides["B"].asked["hidden_on"] >= 1
+
+
+def test_stunner_ray_on_a_hidden_piece_shows_it_hq_4() -> None:
+    """HQ-4, RUL-10, RUL-12: Black's Stunner on e2 fires north; the ray stops on White's hidden
+    Pawn [SH] on e5, stuns it for 3 and knocks its Stealth off to the ground of e5; without
+    Stealth it is visible, so Black's state now holds it with its counter (HQ-16)."""
+    omni = pos("piece B K j1 G\npiece B SP e2 G\npiece W K j10 G\npiece W RP e5 G SH moved\n")
+    sides = _start(omni)
+    omni, sent = _act(omni, sides, "MV:K(1,10)->(2,10)", "FI:ST/SP(2,5)->(3,5)")
+    (sid, op), = sent[1]["action"].yours
+    assert sid == 4 and op == Opening(Piece(4, "RP", "W", 5, 5, "G", stun=3), hits=(("ST", 1),))
+    for s in "BW":
+        assert sides[s].state.pieces[4] == Piece(4, "RP", "W", 5, 5, "G", stun=3)
+        assert sides[s].state.ground == {(5, 5): (1,)}
+
+
+def test_nudge_moves_the_owners_hidden_member_hq_3() -> None:
+    """00/T41, HQ-3, RUL-45: Black's nudge moves White's hidden AAA on f5 with the visible Flamer
+    Pawn to e5. White's state holds its AAA on e5 (sent back as its new value); Black's
+    state never holds it, before or after."""
+    omni = pos("piece B K j1 G\npiece B DO e4 G\npiece B FP e4 G\npiece W K j10 G\n"
+               "piece W FP f5 G\npiece W AAA f5 G\n")
+    sides = _start(omni)
+    omni, sent = _act(omni, sides, "MV:DO(4,5)->(4,4),DO>(4,4)FP(4,5),FP(5,6)")
+    assert [(s, op.piece.square if op else None) for s, op in sent[0]["action"].yours] == \
+        [(5, (5, 5)), (6, (5, 5))]
+    assert sides["W"].state.pieces[6] == Piece(6, "AAA", "W", 5, 5, "G")
+    assert 6 not in sides["B"].state.pieces
+    assert sides["B"].state.pieces[5] == Piece(5, "FP", "W", 5, 5, "G")
+
+
+def test_lock_on_pick_up_shows_the_target_hq_11() -> None:
+    """HQ-11, RUL-19: Black's Pawn on c3 picks up Anti-Stealth; the lock takes White's only
+    hidden stealthy piece, the Pawn [SH] on e7, which Black then sees (its S reason is
+    neutralised, RUL-18): both states hold the lock and the Pawn."""
+    omni = pos("piece B K j1 G\npiece B RP c3 G moved\narticle ASH c3\npiece W K j10 G\n"
+               "piece W RP e7 G SH moved\n")
+    sides = _start(omni)
+    assert 4 not in sides["B"].state.pieces
+    omni, _ = _act(omni, sides, "MV:K(1,10)->(2,10)", "PU:RP(3,3)^ASH")
+    for s in "BW":
+        assert sides[s].state.locks == {("a", 1): 4}
+        assert sides[s].state.pieces[4] == Piece(4, "RP", "W", 7, 5, "G", arts=(2,))
+    assert sides["B"].asked["lock_target"] == 1
+
+
+def test_own_projectile_on_own_hidden_piece_hq_8() -> None:
+    """HQ-8 ("this includes B's own projectiles"), RUL-15: White's rocket fired south from c8
+    steps to c6 at the end of Black's turn, which Black resolves; White's own hidden AAA on c6
+    is destroyed. Black never holds the AAA; White learns the loss ((4, None))."""
+    omni = pos("to-move W\npiece B K j1 G\npiece W K j10 G\npiece W RP c8 G moved\n"
+               "piece W AAA c6 G\n")
+    sides = _start(omni)
+    omni, sent = _act(omni, sides, "MV:K(10,10)->(10,9)", "FI:RL/RP(8,3)->(7,3)", "END",
+                      "MV:K(1,10)->(2,10)", "END")
+    assert sent[-1]["action"].yours == ((4, None),)
+    assert omni.history[-1] == "MV:K(1,10)->(2,10),RS:R->(6,3)(-1,0),Rv(6,3),RK*AAA(6,3)0W"
+    assert 4 not in sides["W"].state.pieces and omni.projectiles == ()
+    assert sides["B"].state.projectiles == sides["W"].state.projectiles == ()
+
+
+def test_hidden_sub_moves_travel_as_consequences_only_hq_14_hq_16() -> None:
+    """00/T34, HQ-14, HQ-16, RUL-37: the submerged Sub's Move e8 -> e7 is hidden from Black: the
+    Consequences carry no action and no piece. Its Move to e6 (3 squares from Black's
+    Destroyer, RUL-18) carries no action either (its start square was hidden), but White's
+    Shown puts the Sub on Black's board."""
+    omni = pos("to-move W\npiece B K j1 G\npiece B DS e3 G\npiece W K j10 G\npiece W SU e8 S\n")
+    sides = _start(omni)
+    omni, sent = _act(omni, sides, "MV:SUv(8,5)->v(7,5)", "END", "MV:K(1,10)->(2,10)", "END")
+    assert sent[0]["action"].action is None and sent[0]["action"].yours == ()
+    assert 4 not in sides["B"].state.pieces
+    assert sides["W"].state.pieces[4] == Piece(4, "SU", "W", 7, 5, "S")
+    omni, sent = _act(omni, sides, "MV:SUv(7,5)->v(6,5)")
+    assert sent[0]["action"].action is None
+    assert sides["B"].state.pieces[4] == Piece(4, "SU", "W", 6, 5, "S")
+    assert 4 in sides["W"].exposed
+
+
+def test_hidden_piece_fire_that_reveals_it_is_public_rul_20() -> None:
+    """RUL-20, RUL-37, 00/T21: White's hidden AAA fires a SAM west; the Fire reveals it, so the
+    Consequences carry the Fire and Black's state holds the AAA (revealed until ply 3)."""
+    omni = pos("to-move W\npiece B K j1 G\npiece W K j10 G\npiece W AAA h9 G\n")
+    sides = _start(omni)
+    assert 3 not in sides["B"].state.pieces
+    omni, sent = _act(omni, sides, "MV:K(10,10)->(10,9)", "FI:SL/AAA(9,8)->(9,7)")
+    assert api.format_action(sent[1]["action"].action) == "FI:SL/AAA(9,8)->(9,7)"
+    assert sides["B"].state.pieces[3].square == (9, 8)
+    assert sides["B"].state.reveals == {3: 3}
+
+
+# -- seeded random games ---------------------------------------------------------------------------
+
+OPTION_SETS: dict[str, dict[str, Any]] = {
+    "standard": {},
+    "stealth-dominance": dict(detection_dominance="stealth", stealth_range_detection=True,
+                              stealth_detect_range=2),
+    "no-reveals": dict(submerged_detect_range=1, reveal_stealth_on_fire=False,
+                       reveal_submerged_on_fire=False, reveal_stealth_on_capture=False,
+                       homing_range=6),
+    "fast": dict(stealth_lock_on=False, bike_distance=3, transport_speed=2, projectile_speed=2,
+                 flamer_range=2),
+    "deep": dict(submerged_detect_range=0, stealthy_primary_allowed=True,
+                 transport_ground_to_ground_only=False, competitive=True),
+}
+GAMES_PER_SET = 4
+ACTIONS = 150
+
+
+def play_partial(args: tuple[str, int]) -> dict[str, Any]:
+    """One seeded game, omniscient and partial side by side; the invariant after every action."""
+    name, seed = args
+    rng = random.Random(seed)
+    omni = api.new_game(api.Options(**OPTION_SETS[name]))
+    sides = _start(omni)
+    hidden_plies = hidden_actions = n = 0
+    while omni.result is None and n < ACTIONS:
+        acts = api.legal_actions(omni)
+        assert legal_actions(sides[omni.side_to_move].state) == acts, (name, seed, n)
+        action = rng.choice(acts)
+        omni = api.apply_action(omni, action)
+        sent = play(sides, action)
+        hidden_actions += sent["action"].action is None
+        for s in "BW":
+            diff = known_diff(sides[s].state, omni, s)
+            assert diff == "", f"{name} seed {seed} action {n} {api.format_action(action)} {s}: {diff}"
+            assert enemy_hidden_held(sides[s].state, omni, s) == []
+            hidden_plies += len(hidden_from(omni, s))
+        n += 1
+    asked = Counter(sides["B"].asked) + Counter(sides["W"].asked)
+    return {"actions": n, "hidden_plies": hidden_plies, "hidden_actions": hidden_actions,
+            "asked": asked, "opened": sides["B"].opened + sides["W"].opened}
+
+
+def test_two_partial_states_follow_the_omniscient_game_rul_18_hq_1_to_hq_16() -> None:
+    """DESIGN §4, RUL-18, HQ-1..HQ-16: in 20 seeded games (4 under each of 5 option sets:
+    defaults, stealth dominance with range detection, no reveals, fast projectiles and
+    transport, deep hiding in a competitive game) each side's state equals partial_state of
+    the omniscient state after every action, never holds an enemy piece hidden from it, and
+    generates the mover's legal actions exactly as the omniscient state does."""
+    jobs = [(name, seed) for name in OPTION_SETS for seed in range(GAMES_PER_SET)]
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        results = pool.map(play_partial, jobs, chunksize=2)
+    asked = sum((r["asked"] for r in results), Counter())
+    assert sum(r["actions"] for r in results) >= len(jobs) * 100
+    assert sum(r["hidden_actions"] for r in results) > 0          # (c) hidden actions ran
+    assert sum(r["opened"] for r in results) > 0                  # answers opened pieces
+    assert sum(r["hidden_plies"] for r in results) > 10_000
+    assert {"first_hidden", "hidden_on", "hit_outcomes", "homing_step",
+            "lock_target"} <= set(asked), asked
