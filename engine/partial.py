@@ -210,12 +210,10 @@ class Consequences:
     else None (a hidden action: in the protocol, a commitment). ``yours`` gives, for every piece
     of the receiver's the event touched, its new value, or None when it left the receiver
     (destroyed, or converted: a converted piece then comes back in ``Shown`` if visible).
-    ``lock_ends`` are the receiver's locks whose target (the resolver's piece) was destroyed
-    or converted (RUL-19). The rest is the public state (RUL-50 b)."""
+    The rest is the public state (RUL-50 b)."""
 
     action: Action | None
     yours: tuple[tuple[int, Opening | None], ...]
-    lock_ends: tuple[tuple[str, int], ...]
     ply: int
     ground: tuple[tuple[tuple[int, int], tuple[int, ...]], ...]
     ground_ready: tuple[tuple[int, int], ...]
@@ -284,6 +282,22 @@ class PeerAnswerer:
         return {s: p for s, p in sorted(self._mine(state).items())
                 if s not in state.pieces or s in seen_hidden}
 
+    def _seen_now(self, state: GameState, asker: str) -> dict[int, Piece]:
+        """The owner's pieces hidden from ``asker`` at this moment, against the asker's
+        detectors in ``state`` (HQ-10 "Asker discloses T")."""
+        mine = self._mine(state)
+        probe = GameState(state.options)
+        probe.ply = state.ply
+        probe.art_code = state.art_code
+        det = {s: p for s, p in state.pieces.items() if p.side == asker
+               and (has_ability(state, p, "TL") or has_ability(state, p, "ASH"))}
+        probe.pieces = dict(sorted({**det, **mine}.items()))
+        probe.locks = {k: t for k, t in state.locks.items() if source_side(state, k) == asker}
+        probe.reveals = {s: n for s, n in {**self.owner_state.reveals, **state.reveals}.items()
+                         if s in mine}
+        hidden = hidden_from(probe, asker)
+        return {s: p for s, p in sorted(mine.items()) if s in hidden}
+
     def _open(self, state: GameState, sids: Sequence[int]) -> None:
         for sid in sids:
             if sid not in state.pieces:
@@ -335,7 +349,10 @@ class PeerAnswerer:
         if side == self.owner:
             return self.local.lock_target(state, side, square)
         self._ask("lock_target")
-        cands = [p for p in self._hidden(state, side).values() if stealthy(state, p)]
+        # "hidden from me now": judged against the asker's detectors as they are at this moment
+        # (a new Anti-Stealth holder may already see some of them, RUL-18 range detection),
+        # not by what the asker's state held before the event
+        cands = [p for p in self._seen_now(state, side).values() if stealthy(state, p)]
         cands.sort(key=lambda p: (distance(p.square, square), p.row, p.col,
                                   LEVEL_ORDER[p.level], p.sid))
         return cands[0].sid if cands else None
@@ -424,14 +441,10 @@ class Side:
             if sid in answerer.opened or sid not in self.state.pieces or \
                     now != opening(self.state, sid):
                 yours.append((sid, now))       # opened, changed or gone; unchanged ones not sent
-        lock_ends = tuple(k for k, t in sorted(answerer.owner_state.locks.items())
-                          if source_side(answerer.owner_state, k) == owner
-                          and t in self.state.pieces and self.state.pieces[t].side == self.side
-                          and (t not in work.pieces or work.pieces[t].side != self.side))
         public = action if action is not None and self._acted_in_view(work, action) else None
         ground = _ground_aids(work)
         return Consequences(
-            public, tuple(yours), lock_ends, work.ply, tuple(sorted(work.ground.items())),
+            public, tuple(yours), work.ply, tuple(sorted(work.ground.items())),
             tuple((a, n) for a, n in sorted(work.art_ready.items()) if a in ground),
             tuple(sorted(work.reinforcements.items())), work.next_sid, work.projectiles,
             work.next_pid, work.result, work.end_reason, work.turn.lost_primary,
@@ -464,8 +477,6 @@ class Side:
             _drop_piece(s, sid)
             if op is not None:
                 put_opening(s, op)
-        for k in c.lock_ends:
-            s.locks.pop(k, None)
         ground_before = _ground_aids(s)
         s.ply = c.ply
         s.ground = dict(c.ground)
@@ -487,6 +498,24 @@ class Side:
         s.turn = TurnState(stunned=frozenset(own_stunned), lost_primary=c.lost_primary)
         s.touch()
         self.state = s
+
+    def lock_targets(self) -> tuple[int, ...]:
+        """RUL-19: the targets of my locks (the other side's pieces), asked after its event."""
+        s = self.state
+        return tuple(sorted({t for k, t in s.locks.items() if source_side(s, k) == self.side}))
+
+    def gone(self, before: GameState, work: GameState, targets: Sequence[int]) -> frozenset[int]:
+        """RUL-19: which of these pieces of mine the event destroyed or converted (their locks
+        end). The answer is the lock ending, which the rules make known to the locker."""
+        return frozenset(t for t in targets if t in before.pieces
+                         and before.pieces[t].side == self.side
+                         and (t not in work.pieces or work.pieces[t].side != self.side))
+
+    def end_locks_on(self, gone: frozenset[int]) -> None:
+        """Drop my locks whose target is gone."""
+        for k in [k for k, t in self.state.locks.items() if t in gone]:
+            del self.state.locks[k]
+        self.state.touch()
 
     def adopt(self, work: GameState) -> None:
         """The resolver keeps its working state (the other side's pieces fixed by ``Shown``)."""
@@ -525,10 +554,10 @@ class Side:
             _drop_piece(s, sid)
         for op in shown.pieces:
             put_opening(s, op)
-        # locks of my sources keep their target serial while the target is hidden (RUL-19)
+        # locks of my sources keep their target serial while the target is hidden (RUL-19);
+        # the transcript fields are left empty (TRANSCRIPT_FIELDS): the resolver's record may
+        # name pieces its answers opened, which the history of the other side may not show
         self.state = partial_state(s, self.side)
-        self.state.history, self.state.orders = s.history, s.orders
-        self.state.record, self.state.actions = s.record, s.actions
 
 
 def play(sides: dict[str, Side], action: Action) -> dict[str, Consequences]:
@@ -548,6 +577,7 @@ def _event(resolver: Side, owner: Side, action: Action | None) -> Consequences:
     c = resolver.consequences(work, answerer, action)
     before_actors = resolver.actors(action) if action is not None else frozenset()
     owner.receive(c)
+    owner.end_locks_on(resolver.gone(before, work, owner.lock_targets()))
     resolver.adopt(work)
     # visibility exchange in both directions (HQ-10, HQ-16)
     shown_by_owner = owner.shown_to(resolver.detectors())
