@@ -211,6 +211,125 @@ def test_hidden_piece_fire_that_reveals_it_is_public_rul_20() -> None:
     assert sides["B"].state.reveals == {3: 3}
 
 
+def test_hidden_fire_that_stays_hidden_sends_only_its_public_side_hq_15() -> None:
+    """HQ-15, RUL-20 (reveal_stealth_on_fire off), RUL-12: White's hidden Flamer Pawn [SH] burns
+    White's own hidden Pawn [SH] on e6. Black's Consequences carry no action and no piece of
+    Black's; the one public trace is the Pawn's Stealth article on the ground of e6."""
+    omni = pos("to-move W\npiece B K j1 G\npiece W K j10 G\npiece W FP e7 G SH moved\n"
+               "piece W RP e6 G SH moved\n", reveal_stealth_on_fire=False)
+    sides = _start(omni)
+    omni, sent = _act(omni, sides, "MV:K(10,10)->(10,9)", "FI:FL/FP(7,5)1SH->(6,5)")
+    c = sent[1]["action"]
+    assert (c.action, c.yours) == (None, ())
+    assert c.ground == (((6, 5), (2,)),)
+    assert sides["B"].state.ground == {(6, 5): (2,)}
+    assert _cells(sides["B"]) == [(1, "K", "B", 1, 10, "G"), (2, "K", "W", 10, 9, "G")]
+    assert 4 not in sides["W"].state.pieces and 3 in sides["W"].state.pieces
+
+
+# -- the hidden-information scenarios of 00-rulings.md, replayed on two partial states ------------
+
+def _kings(omni: GameState, sides: dict[str, Side], plies: int) -> GameState:
+    """Harmless King shuffles (j1 <-> i1, j10 <-> i10), one per ply, through both sides."""
+    for _ in range(plies):
+        side = omni.side_to_move
+        row = 1 if side == "B" else 10
+        king = next(p for p in omni.pieces.values() if p.side == side and p.kind == "K")
+        omni, _ = _act(omni, sides, f"MV:K({row},{king.col})->({row},{9 if king.col == 10 else 10})",
+                       "END")
+    return omni
+
+
+T19 = "piece B K j1 G\npiece B DS e4 G\npiece W K j10 G\npiece W SU e7 S\n"
+
+
+def test_t19_torpedo_homes_on_a_hidden_sub_hq_9() -> None:
+    """00/T19, HQ-9, RUL-16: Black's homing torpedo keeps its lock on the Sub after it dives out
+    of the Destroyer's range (hidden from Black); at the end of Black's ply 3 Black resolves the
+    step and asks White for the direction; at the end of ply 4 the torpedo enters e8 S and
+    destroys the Sub. Black's state never holds the Sub while it is hidden."""
+    omni = pos(T19)
+    sides = _start(omni)
+    omni, _ = _act(omni, sides, "MV:K(1,10)->(1,9)", "FI:TL/DS(4,5)=>SUv(7,5)", "END",
+                   "MV:SUv(7,5)->v(8,5)")
+    assert 4 not in sides["B"].state.pieces and sides["W"].state.pieces[4].cell == (8, 5, "S")
+    omni, _ = _act(omni, sides, "END")
+    omni = _kings(omni, sides, 1)
+    assert sides["B"].asked["homing_step"] == 1
+    assert [(p.row, p.col, p.target) for p in sides["B"].state.projectiles] == [(7, 5, 4)]
+    omni = _kings(omni, sides, 1)
+    assert omni.history[3] == "MV:K(10,10)->(10,9),RS:T->(8,5)(1,0),Tv(8,5),TK*SUv(8,5)0W"
+    assert 4 not in sides["W"].state.pieces and sides["W"].state.projectiles == ()
+
+
+def test_t43_reinforce_fails_on_a_hidden_occupant_hq_13() -> None:
+    """00/T43, HQ-13, RUL-47: Black's Reinforce on d8 fails on White's hidden AAA: Black's state
+    keeps the waiting Jet marker and holds no AAA; White's AAA stays on d8."""
+    omni = pos("piece B K j1 G\npiece B DO d8 G\npiece W AAA d8 G ACS\npiece W K j10 G\n"
+               "reinforcement B JE d8\n")
+    sides = _start(omni)
+    omni, _ = _act(omni, sides, "MV:DO(8,4)->(8,3)", "RE:(8,4)JE", "END")
+    for s in "BW":
+        assert sides[s].state.reinforcements == {(8, 4): ("B", "JE", "")}
+        assert not any(p.kind == "JE" for p in sides[s].state.pieces.values())
+    assert 3 not in sides["B"].state.pieces and sides["W"].state.pieces[3].square == (8, 4)
+
+
+def test_t25_landing_on_a_hidden_piece_destroys_the_traveller_hq_12() -> None:
+    """00/T25 variant A with the blocker hidden, HQ-12, RUL-48: Black's Tank flies its Jump Pack
+    towards e6; White's hidden AAA stands on e6 G. Black resolves its own start phase of ply 7,
+    asks White whether e6 G is enterable, and the landing destroys the Tank; its Jump Pack goes
+    to the ground of e6 (RUL-12). Black never holds the AAA."""
+    omni = pos("piece B K j1 G\npiece B TA> e3 G JP\npiece W K j10 G\npiece W AAA e6 G\n")
+    sides = _start(omni)
+    omni, _ = _act(omni, sides, "MV:K(1,10)->(1,9)", "FI:JU/TA(3,5)1JP>->(6,5)", "END")
+    omni = _kings(omni, sides, 5)
+    assert omni.ply == 7 and 2 not in omni.pieces
+    for s in "BW":
+        assert 2 not in sides[s].state.pieces
+        assert sides[s].state.ground == {(6, 5): (1,)}
+    assert 4 not in sides["B"].state.pieces
+
+
+def test_t20_lock_ends_when_the_source_is_dropped_rul_19() -> None:
+    """00/T20, RUL-19: the Pawn's Anti-Stealth locks the hidden Bulldozer [SH] (distance 2), which
+    Black then holds; it moves d6 -> d7 and stays held; the Drop ends the lock and Black's state
+    withdraws it (HQ-16); the AAA on c9 is never held by Black."""
+    omni = pos("piece B K j1 G\npiece B CP b4 G\npiece W K j10 G\npiece W AAA c9 G\n"
+               "piece W DO d6 G SH\narticle ASH b4\n")
+    sides = _start(omni)
+    omni, _ = _act(omni, sides, "PU:CP(4,2)^ASH")
+    assert sides["B"].state.locks == {("a", 2): 5} and 5 in sides["B"].state.pieces
+    omni, _ = _act(omni, sides, "MV:K(1,10)->(1,9)", "END", "MV:DO(6,4)1SH->(7,4)", "END")
+    assert sides["B"].state.pieces[5].square == (7, 4)
+    omni, _ = _act(omni, sides, "DR:CP(4,2)1ASHvASH")
+    assert sides["B"].state.locks == {} and 5 not in sides["B"].state.pieces
+    assert 4 not in sides["B"].state.pieces
+
+
+def test_t44_lock_tie_break_inside_one_cell_rul_49() -> None:
+    """00/T44, RUL-49, HQ-11: AAA and Flamer Pawn [SH] share d6; White answers the lock question
+    with the AAA (listed first); Black's state then holds the AAA and not the Flamer Pawn."""
+    omni = pos("piece B K j1 G\npiece B CP b4 G\npiece W K j10 G\npiece W AAA d6 G\n"
+               "piece W FP d6 G SH\narticle ASH b4\n")
+    sides = _start(omni)
+    omni, _ = _act(omni, sides, "PU:CP(4,2)^ASH")
+    assert sides["B"].state.locks == {("a", 2): 4}   # article 1 is the Pawn's Stealth
+    assert 4 in sides["B"].state.pieces and 5 not in sides["B"].state.pieces
+
+
+def test_conversion_of_a_hidden_piece_hq_6() -> None:
+    """HQ-6, RUL-13: Black's Conversion Pawn fires at e5, where White's Pawn [SH] hides; it
+    converts and is Black's, fully known to Black; with its Stealth it is hidden from White
+    now, so White's state holds it no more (yours: (4, None))."""
+    omni = pos("piece B K j1 G\npiece B CP e4 G moved\npiece W K j10 G\npiece W RP e5 G SH moved\n")
+    sides = _start(omni)
+    omni, sent = _act(omni, sides, "MV:K(1,10)->(2,10)", "FI:CS/CP(4,5)->(5,5)")
+    assert sent[1]["action"].yours == ((4, None),)
+    assert sides["B"].state.pieces[4] == Piece(4, "RP", "B", 5, 5, "G", arts=(1,))
+    assert 4 not in sides["W"].state.pieces
+
+
 # -- seeded random games ---------------------------------------------------------------------------
 
 OPTION_SETS: dict[str, dict[str, Any]] = {
@@ -306,12 +425,14 @@ def play_partial(args: tuple[str, int, str]) -> dict[str, Any]:
             "asked": asked, "opened": sides["B"].opened + sides["W"].opened}
 
 
+@pytest.mark.slow
 def test_two_partial_states_follow_the_omniscient_game_rul_18_hq_1_to_hq_16() -> None:
-    """DESIGN §4, RUL-18, HQ-1..HQ-16: in 20 seeded games (4 under each of 5 option sets:
-    defaults, stealth dominance with range detection, no reveals, fast projectiles and
-    transport, deep hiding in a competitive game) each side's state equals partial_state of
-    the omniscient state after every action, never holds an enemy piece hidden from it, and
-    generates the mover's legal actions exactly as the omniscient state does."""
+    """DESIGN §4, RUL-18, HQ-1..HQ-16: in 20 seeded games (2 from the standard start and 2
+    from SKIRMISH under each of 5 option sets: defaults, stealth dominance with range
+    detection, no reveals, fast projectiles and transport, deep hiding in a competitive game)
+    each side's state equals partial_state of the omniscient state after every action, never
+    holds an enemy piece hidden from it, and generates the mover's legal actions exactly as the
+    omniscient state does."""
     jobs = [(name, seed, start) for name in OPTION_SETS for seed in range(GAMES_PER_SET)
             for start in ("standard", "skirmish")]
     with multiprocessing.get_context("fork").Pool(2) as pool:
