@@ -30,7 +30,7 @@ from typing import Any, Sequence
 
 import msgpack
 
-from .actions import Action, EndTurn, Fire, Move
+from .actions import Action, EndTurn, Move
 from .answerer import OmniscientAnswerer
 from .board import LEVEL_ORDER, distance, has_ability
 from .descs import resolve_all
@@ -206,10 +206,11 @@ def _ground_aids(state: GameState) -> set[int]:
 class Consequences:
     """What the resolver of an event sends the other side (HQ-14, HQ-15, RUL-50 c).
 
-    ``action`` is the action when the actor was visible to the receiver before or after it,
-    else None (a hidden action: in the protocol, a commitment). ``yours`` gives, for every piece
-    of the receiver's the event touched, its new value, or None when it left the receiver
-    (destroyed, or converted: a converted piece then comes back in ``Shown`` if visible).
+    ``action`` is the action when the receiver saw the actor before it, or a Fire revealed the
+    firer (docs/hidden.md H-3); else None (a hidden action: in the protocol, a commitment).
+    ``yours`` gives, for every piece of the receiver's the event opened or changed, its new
+    value, or None when it left the receiver (destroyed, or converted: a converted piece comes
+    back in ``Shown`` if the receiver sees it).
     The rest is the public state (RUL-50 b)."""
 
     action: Action | None
@@ -245,7 +246,7 @@ class Shown:
     pieces: tuple[Opening, ...]
 
 
-# -- the answerer backed by the owner's partial state ---------------------------------------------
+# -- the answerer backed by the owner's partial state -----------------------------------------
 
 class PeerAnswerer:
     """Answers the rules' questions about the ``owner``'s pieces from the owner's own state.
@@ -374,7 +375,8 @@ class PeerAnswerer:
         return (t.row > proj.row) - (t.row < proj.row), (t.col > proj.col) - (t.col < proj.col)
 
     def nudge_outcome(self, state: GameState, asker: str, group: Sequence[int],
-                      cells: Sequence[Cell], shift: tuple[int, int]) -> tuple[bool, tuple[int, ...]]:
+                      cells: Sequence[Cell],
+                      shift: tuple[int, int]) -> tuple[bool, tuple[int, ...]]:
         self._ask("nudge_outcome")
         wanted = {tuple(c) for c in cells}
         hidden = tuple(s for s, p in self._hidden(state, asker).items() if p.cell in wanted)
@@ -392,7 +394,7 @@ class PeerAnswerer:
         return stall, hidden
 
 
-# -- one laptop's engine state ----------------------------------------------------------------------
+# -- one laptop's engine state ---------------------------------------------------------------
 
 @dataclass
 class Side:

@@ -36,8 +36,10 @@ def _start(state: GameState) -> dict[str, Side]:
     return {s: Side.from_omniscient(state, s) for s in "BW"}
 
 
-def _act(omni: GameState, sides: dict[str, Side], *texts: str) -> tuple[GameState,
-                                                                       list[dict[str, Consequences]]]:
+Sent = list[dict[str, Consequences]]
+
+
+def _act(omni: GameState, sides: dict[str, Side], *texts: str) -> tuple[GameState, Sent]:
     """Apply actions to the omniscient state and to both sides; check the invariant each time."""
     sent = []
     for text in texts:
@@ -235,8 +237,8 @@ def _kings(omni: GameState, sides: dict[str, Side], plies: int) -> GameState:
         side = omni.side_to_move
         row = 1 if side == "B" else 10
         king = next(p for p in omni.pieces.values() if p.side == side and p.kind == "K")
-        omni, _ = _act(omni, sides, f"MV:K({row},{king.col})->({row},{9 if king.col == 10 else 10})",
-                       "END")
+        dest = 9 if king.col == 10 else 10
+        omni, _ = _act(omni, sides, f"MV:K({row},{king.col})->({row},{dest})", "END")
     return omni
 
 
