@@ -406,6 +406,7 @@ class Side:
     exposed: frozenset[int] = frozenset()
     asked: dict[str, int] = field(default_factory=dict)   # questions put to the peer, by kind
     opened: int = 0                                        # peer pieces its answers opened
+    over_opened: int = 0         # of those, survivors the HQ items would not show (gap G-1)
 
     @classmethod
     def from_omniscient(cls, state: GameState, side: str) -> "Side":
@@ -586,7 +587,25 @@ def _event(resolver: Side, owner: Side, action: Action | None) -> Consequences:
     shown_by_resolver = resolver.shown_to(owner.detectors())
     resolver.accept(shown_by_owner)
     owner.accept(shown_by_resolver)
+    resolver.over_opened += len(_over_opened(answerer, owner, resolver))
     if c.action is None and action is not None and not isinstance(action, Move) and \
             any(work.reveals.get(s, 0) > before.reveals.get(s, 0) for s in before_actors):
         c = replace(c, action=action)   # a Fire that reveals its firer counts as seen (RUL-37)
     return c
+
+
+def _over_opened(answerer: PeerAnswerer, owner: Side, resolver: Side) -> list[int]:
+    """Pieces the event's answers opened that the HQ items would not have shown the resolver:
+    still the owner's, not stunned by the event (HQ-4 shows those), hidden again afterwards.
+    Taken, destroyed and converted pieces are shown by HQ-1, HQ-5..HQ-8 and HQ-6."""
+    out = []
+    before = answerer.owner_state.pieces
+    for sid in answerer.opened:
+        now = owner.state.pieces.get(sid)
+        if now is None or now.side != owner.side or sid in resolver.state.pieces:
+            continue
+        if now.stun > before[sid].stun:
+            continue
+        out.append(sid)
+    return out
+

@@ -424,7 +424,8 @@ def play_partial(args: tuple[str, int, str]) -> dict[str, Any]:
         n += 1
     asked = Counter(sides["B"].asked) + Counter(sides["W"].asked)
     return {"actions": n, "hidden_plies": hidden_plies, "hidden_actions": hidden_actions,
-            "asked": asked, "opened": sides["B"].opened + sides["W"].opened}
+            "asked": asked, "opened": sides["B"].opened + sides["W"].opened,
+            "over_opened": sides["B"].over_opened + sides["W"].over_opened}
 
 
 @pytest.mark.slow
