@@ -31,7 +31,7 @@ class FirePlan:
 
     sid: int
     weapon: str                          # article token; JP for the Jump Pack
-    sources: tuple[tuple[Any, ...], ...]  # RUL-4 source keys taking part
+    sources: tuple[tuple[Any, ...], ...]  # RUL-4 key of each source taking part (RUL-5 k)
     aids: tuple[int, ...]                # articles taking part
     inherent: bool                       # the piece's inherent ability takes part
     restricted: bool = False             # Jet/Sub restricted rocket (RUL-17)
@@ -76,7 +76,9 @@ def sources(state: GameState, p: Piece, weapon: str) -> FirePlan | None:
         if state.art_code[aid] != weapon:
             continue
         key = _article_key(state, p, aid)
-        if key not in fired and key not in keys and state.art_ready.get(aid, 0) <= ply:
+        # RUL-5: every ready source joins, one key each, so the strength is len(keys); under
+        # per_piece every source has the piece's key (RUL-4), which then repeats here
+        if key not in fired and state.art_ready.get(aid, 0) <= ply:
             keys.append(key)
             aids.append(aid)
     if not keys:
@@ -103,19 +105,25 @@ def _can_fire(state: GameState, p: Piece) -> str | None:
     return None
 
 
-def _transport_ok(state: GameState, p: Piece, weapon: str) -> str | None:
-    """RUL-30 conditions on the firing piece of a transport article."""
+def _transport_ok(state: GameState, p: Piece, weapon: str) -> tuple[str, str] | None:
+    """RUL-30 conditions on the firing piece of a transport article: (rule, why) or None."""
     if p.stun > 0:
-        return "a stunned piece cannot fire a transport article (RUL-11)"
+        return "RUL-11", "a stunned piece cannot fire a transport article (RUL-11)"
     if p.trip is not None:
-        return "the piece is already on a trip (RUL-30)"
+        return "RUL-30", "the piece is already on a trip (RUL-30)"
     if state.turn.moved and state.turn.mover == p.sid:
-        return "the piece that made this turn's Move cannot fire a transport article (01/R15.9)"
+        return "RUL-30", ("the piece that made this turn's Move cannot fire a transport article "
+                          "(01/R15.9)")
     if p.level != GROUND:
         special = not state.options.transport_ground_to_ground_only
         allowed = (weapon == "JP" and p.level == AIR) or (weapon == "SC" and p.level == SUB)
         if not (special and allowed):
-            return "transport articles fire from the Ground only (02/D22, RUL-25)"
+            return "RUL-30", "transport articles fire from the Ground only (02/D22, RUL-25)"
+    if weapon in ("JP", "SC") and KINDS[p.kind].role == "primary" \
+            and not state.options.primary_may_fly_or_dive:
+        # 01/R6.10, 03/M1.2.3: the option forbids using transport articles to fly or dive
+        return "01/R6.10", ("a primary government piece may not fly or dive by transport "
+                            "article in this game (primary_may_fly_or_dive off, 01/§20 O3)")
     return None
 
 
@@ -285,7 +293,7 @@ def _check_fire_by(state: GameState, action: Fire, p: Piece) -> FirePlan:
     if weapon in TRANSPORTS:
         why_t = _transport_ok(state, p, weapon)
         if why_t:
-            raise RuleError("RUL-11" if p.stun > 0 else "RUL-30", why_t)
+            raise RuleError(*why_t)
     if action not in _aims(state, p, weapon):
         rule = "RUL-17" if plan.restricted else FIRE_RULE[weapon]
         if action.target is not None and weapon in ("SL", "TL"):

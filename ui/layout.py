@@ -17,14 +17,15 @@ __all__ = ["Layout", "LAYOUT", "cell_rect", "cell_at", "level_rect"]
 class Layout(NamedTuple):
     """Pixel geometry of the game screen."""
 
-    width: int = 1120
-    height: int = 720
+    width: int = 1366
+    height: int = 768
     bar: int = 28                     # the task bar's height (04/U4)
-    board_x: int = 16
-    board_y: int = 44
+    board_x: int = 34                 # room for the row labels (04/U71)
+    board_y: int = 50                 # room for the column labels
     cell: int = 64
     margin: int = 3                   # a border of pure square colour around each cell
     panel_x: int = 680
+    menus: int = 560                  # the menu buttons' width at the left of the task bar
 
     @property
     def board_size(self) -> int:
@@ -33,7 +34,7 @@ class Layout(NamedTuple):
 
 
 LAYOUT = Layout()
-AIR_SHARE, GROUND_SHARE = 0.3, 0.4    # Air top strip, Ground middle, Sub bottom (rest)
+AIR_SHARE, GROUND_SHARE = 0.27, 0.46    # Air top strip, Ground middle, Sub bottom (rest)
 
 
 def cell_rect(row: int, col: int, viewer: str, lay: Layout = LAYOUT) -> pygame.Rect:
