@@ -24,6 +24,7 @@ import pytest
 
 from engine import api
 from engine.actions import EndTurn, Fire
+from engine.errors import RuleError
 from engine.partial import (Consequences, Opening, Side, enemy_hidden_held, known_diff,
                             known_key, partial_state, play)
 from engine.rules import legal_actions
@@ -227,6 +228,21 @@ def test_hidden_fire_that_stays_hidden_sends_only_its_public_side_hq_15() -> Non
     assert sides["B"].state.ground == {(6, 5): (2,)}
     assert _cells(sides["B"]) == [(1, "K", "B", 1, 10, "G"), (2, "K", "W", 10, 9, "G")]
     assert 4 not in sides["W"].state.pieces and 3 in sides["W"].state.pieces
+
+
+def test_an_illegal_action_changes_neither_side_rul_6() -> None:
+    """STYLE "bad input loses nothing", RUL-6: a Fire whose weapon is not ready yet is refused by
+    the side that tries it with the rule it breaks, before the peer is asked anything; both
+    sides' states are unchanged."""
+    omni = pos("to-move W\npiece B K j1 G\npiece W K j10 G\npiece W AAA h9 G\n")
+    sides = _start(omni)
+    omni, _ = _act(omni, sides, "MV:K(10,10)->(10,9)", "FI:SL/AAA(9,8)->(9,7)")
+    keys = {s: known_key(sides[s].state, s) for s in "BW"}
+    with pytest.raises(RuleError) as info:
+        play(sides, api.parse_action("FI:SL/AAA(9,8)->(8,8)"))
+    assert info.value.rule == "RUL-6"
+    assert {s: known_key(sides[s].state, s) for s in "BW"} == keys
+    assert sides["W"].asked == {}
 
 
 # -- the hidden-information scenarios of 00-rulings.md, replayed on two partial states ------------
