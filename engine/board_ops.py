@@ -65,7 +65,7 @@ def track_leave(state: GameState, p: Piece, dest: tuple[int, int, str]) -> None:
 
 def truly_enterable(state: GameState, p: Piece, cell: tuple[int, int, str]) -> bool:
     """Legally enterable counting hidden pieces too, asked of the answerer (HQ-12)."""
-    if current_answerer().hidden_on(state, p.side, [cell]):
+    if current_answerer().any_hidden(state, p.side, [cell]):
         return False
     moved = replace(p, row=cell[0], col=cell[1], level=cell[2])
     return can_enter(state, [moved], *cell, capture=False,

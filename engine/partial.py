@@ -51,8 +51,8 @@ TRANSCRIPT_FIELDS = ("history", "orders", "record", "actions")
 
 #: the HQ items each question of the answerer interface serves (docs/hidden.md)
 HQ_OF = {"first_hidden": ("HQ-1", "HQ-8", "HQ-12"), "any_route_clear": ("HQ-2",),
-         "hidden_on": ("HQ-1", "HQ-3", "HQ-4", "HQ-5", "HQ-6", "HQ-7", "HQ-8", "HQ-12",
-                       "HQ-13"),
+         "hidden_on": ("HQ-1", "HQ-3", "HQ-4", "HQ-5", "HQ-6", "HQ-7", "HQ-8"),
+         "any_hidden": ("HQ-12", "HQ-13"),
          "lock_target": ("HQ-11",), "hit_outcomes": ("HQ-4", "HQ-5", "HQ-6", "HQ-7", "HQ-8"),
          "homing_step": ("HQ-9",), "nudge_outcome": ("HQ-3",)}
 
@@ -345,6 +345,15 @@ class PeerAnswerer:
         found = tuple(s for s, p in self._hidden(state, asker).items() if p.cell in wanted)
         self._open(state, found)
         return found
+
+    def any_hidden(self, state: GameState, asker: str, cells: Sequence[Cell]) -> bool:
+        """HQ-12, HQ-13: only "something is there"; nothing is opened."""
+        self._ask("any_hidden")
+        wanted = {tuple(c) for c in cells}
+        if asker == self.owner:
+            return self.local.any_hidden(state, asker, cells) or \
+                any(p.cell in wanted for p in self._absent(state).values())
+        return any(p.cell in wanted for p in self._hidden(state, asker).values())
 
     def lock_target(self, state: GameState, side: str, square: tuple[int, int]) -> int | None:
         if side == self.owner:

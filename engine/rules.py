@@ -508,7 +508,7 @@ def _do_reinforce(state: GameState, action: Reinforce) -> None:
     side = state.side_to_move
     state.record.reinforce = action
     state.turn = replace(state.turn, reinforced=True)
-    if current_answerer().hidden_on(state, side, [(sq[0], sq[1], GROUND)]):
+    if current_answerer().any_hidden(state, side, [(sq[0], sq[1], GROUND)]):   # HQ-13
         return                                        # RUL-47: the Reinforce fails
     _, kind, hand = state.reinforcements.pop(sq)
     p = Piece(state.next_sid, kind, side, sq[0], sq[1], GROUND, hand,

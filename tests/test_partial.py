@@ -292,6 +292,7 @@ def test_t43_reinforce_fails_on_a_hidden_occupant_hq_13() -> None:
         assert sides[s].state.reinforcements == {(8, 4): ("B", "JE", "")}
         assert not any(p.kind == "JE" for p in sides[s].state.pieces.values())
     assert 3 not in sides["B"].state.pieces and sides["W"].state.pieces[3].square == (8, 4)
+    assert sides["B"].asked["any_hidden"] == 1 and sides["B"].opened == 0   # nothing opened
 
 
 def test_t25_landing_on_a_hidden_piece_destroys_the_traveller_hq_12() -> None:
@@ -308,6 +309,7 @@ def test_t25_landing_on_a_hidden_piece_destroys_the_traveller_hq_12() -> None:
         assert 2 not in sides[s].state.pieces
         assert sides[s].state.ground == {(6, 5): (1,)}
     assert 4 not in sides["B"].state.pieces
+    assert sides["B"].opened == 0                   # HQ-12 reveals only "something is there"
 
 
 def test_t20_lock_ends_when_the_source_is_dropped_rul_19() -> None:
