@@ -464,5 +464,5 @@ def test_two_partial_states_follow_the_omniscient_game_rul_18_hq_1_to_hq_16() ->
     assert sum(r["hidden_actions"] for r in results) > 0          # (c) hidden actions ran
     assert sum(r["opened"] for r in results) > 0                  # answers opened pieces
     assert sum(r["hidden_plies"] for r in results) > 10_000
-    assert {"first_hidden", "hidden_on", "hit_outcomes", "homing_step",
+    assert {"first_hidden", "hidden_on", "any_hidden", "hit_outcomes", "homing_step",
             "lock_target"} <= set(asked), asked
