@@ -291,3 +291,36 @@ def test_load_progress_is_told_every_line() -> None:
     api.loads(api.dumps(state), progress=lambda d, t: calls.append((d, t)))
     total = len(state.history)
     assert calls == [(i, total) for i in range(total)] + [(total, total)]
+
+
+def test_play_change_rule_options_before_the_first_move(screen: pygame.Surface) -> None:
+    """04/U15: Play Change > Rule options changes the rules while no move is made yet."""
+    shell = Shell(Session(api.new_game()), screen)
+    choose(shell, "Play Change", "options")
+    assert shell.options is not None
+    shell.options.choose("tank_range", 8)
+    click(shell, shell.options.start.rect.center)
+    assert shell.session.state.options.tank_range == 8
+
+
+def test_undo_to_the_start_of_the_turn(screen: pygame.Surface) -> None:
+    """04/U31: Undo > Undo to the start of the turn takes back all of this turn's actions."""
+    start = api.new_game()
+    moved = api.apply_action(start, api.parse_action(SHP_MOVE))
+    picked = next(a for a in api.legal_actions(moved) if type(a).__name__ == "PickUp")
+    shell = Shell(Session(api.apply_action(moved, picked)), screen)
+    choose(shell, "Undo", "undo_turn")
+    assert api.state_hash(shell.session.state) == api.state_hash(start)
+
+
+def test_actions_menu_hints_and_view_last_seen_switch(screen: pygame.Surface) -> None:
+    """04/U33, U37: the Actions menu says how to Move and Fire; 04/U29: View switches the
+    last-seen markers."""
+    shell = Shell(Session(api.new_game()), screen)
+    choose(shell, "Actions", "hint_move")
+    assert status(shell).startswith("Move: click one of your pieces")
+    choose(shell, "Actions", "hint_fire")
+    assert status(shell).startswith("Fire: right-click")
+    choose(shell, "View", "last_seen")
+    assert shell.driver.prefs["show_last_seen"] is False
+    assert shell.driver.scene.show_last_seen is False        # type: ignore[union-attr]

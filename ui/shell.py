@@ -20,7 +20,7 @@ from engine.options import Options
 from .app import QUIET_EVENTS, Driver, next_events, script_events
 from .layout import LAYOUT, Layout
 from .editor_model import EditorBuffer
-from .editor_screen import EditorScreen, LeaveEditor, PlayPosition
+from .editor_screen import EditorScreen, EditRules, LeaveEditor, PlayPosition
 from .menu_bar import BAR_HEIGHT, MenuBar
 from .menus import NOT_YET, MenuContext, shortcut_command
 from .option_words import GROUPS, describe_option, value_words
@@ -52,6 +52,7 @@ class Shell:
         self.menu = MenuBar(self.manager, self.context())
         self.options: OptionsScreen | None = None
         self.editor: EditorScreen | None = None
+        self.options_for_editor = False
         self.dialog: UIFileDialog | None = None
         self.dialog_purpose = ""
         self.message: UIMessageWindow | None = None
@@ -121,7 +122,7 @@ class Shell:
 
     def draw(self) -> None:
         """The game scene (or the options screen's background), then every widget."""
-        if self.editor is not None:
+        if self.editor is not None and self.options is None:
             self.editor.draw(self.surface)
         elif self.options is None:
             self.driver.invalidate()
@@ -138,11 +139,14 @@ class Shell:
         return pos[1] < BAR_HEIGHT or (self.menu.panel is not None and self.menu.panel.rect.collidepoint(pos))
 
     def _widget_event(self, e: pygame.event.Event) -> bool:
-        if self.editor is not None and self.dialog is None:
+        if self.editor is not None and self.dialog is None and self.options is None:
             if self._over_menu(e):
                 return True
             out = self.editor.ui_event(e)
-            if isinstance(out, PlayPosition):
+            if isinstance(out, EditRules):
+                self._open_options(self.editor.buffer.options, "The rules for this position", "Use these rules")
+                self.options_for_editor = True
+            elif isinstance(out, PlayPosition):
                 self._close_editor()
                 self._start(out.state, "a game from the edited position")
             elif isinstance(out, LeaveEditor):
@@ -150,7 +154,11 @@ class Shell:
             return True
         if self.options is not None:
             out = self.options.ui_event(e)
-            if isinstance(out, StartGame):
+            if isinstance(out, StartGame) and self.options_for_editor and self.editor is not None:
+                self._close_options()
+                self.editor.buffer.options = out.options          # back to the editor
+                self.editor.status = "the rules of this position are set"
+            elif isinstance(out, StartGame):
                 self._close_options()
                 self._new_game(out.options)
             elif isinstance(out, Cancelled):
@@ -301,16 +309,16 @@ class Shell:
         self.driver.refresh()
         self.driver.say(error if error is not None else done, error=error is not None)
 
-    def _open_options(self, options: Options, title: str) -> None:
+    def _open_options(self, options: Options, title: str, start_label: str = "Start") -> None:
         self.menu.close()
         self._close_options()
         rect = pygame.Rect(40, BAR_HEIGHT + 10, self.lay.width - 80, self.lay.height - BAR_HEIGHT - 20)
-        self.options = OptionsScreen(self.manager, rect, options, title)
+        self.options = OptionsScreen(self.manager, rect, options, title, start_label)
 
     def _close_options(self) -> None:
         if self.options is not None:
             self.options.kill()
-        self.options = None
+        self.options, self.options_for_editor = None, False
 
     def _new_game(self, options: Options) -> None:
         """04/U6: a new game with ``options``; against the computer it plays if it starts."""
