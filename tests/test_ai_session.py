@@ -43,7 +43,7 @@ def test_hint_refused_in_hotseat_when_not_your_turn() -> None:
 
 
 def test_hint_menu_item_and_shortcut() -> None:
-    """The Actions menu offers the hint on the player's turn only, F4 is its shortcut."""
+    """The Actions menu offers the hint on the player's turn only, Ctrl+H is its shortcut."""
     import pygame
 
     from ui.menus import MenuContext, menus, shortcut_command
@@ -51,6 +51,6 @@ def test_hint_menu_item_and_shortcut() -> None:
     def item(ctx: MenuContext):                  # type: ignore[no-untyped-def]
         return next(i for _title, items in menus(ctx) for i in items if i.command == "hint")
 
-    assert shortcut_command(pygame.K_F4, 0) == "hint"
+    assert shortcut_command(pygame.K_h, pygame.KMOD_CTRL) == "hint"
     assert item(MenuContext(my_turn=True)).enabled
     assert not item(MenuContext(my_turn=False)).enabled
