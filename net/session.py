@@ -39,7 +39,6 @@ from net.transport import Link, OurLicenceRefused, PeerRefused, Timeouts, accept
 from net.wal import Entry, Header, Wal, WalError, read
 
 log = logging.getLogger("wec.net")
-MAX_PENDING_HANDSHAKES = 16
 MAX_REFUSED = 8   # refused driver commands in a row before the driver is left to wait
 
 
@@ -205,9 +204,7 @@ class GameConnection:
                       mine[0].chain_id if mine else None, sent, recv)
         if self.role == "guest":
             await self.link.send(hello)
-            peer = await self.link.recv()
-        else:
-            peer = await self.link.recv()
+        peer = await self.link.recv_hello()
         if not isinstance(peer, Hello):
             raise ProtocolError(f"expected hello, got {peer.TAG!r}")
         if peer.v != PROTOCOL_VERSION:
@@ -499,7 +496,7 @@ async def run_pairing(cfg: NetConfig, link: Link, role: str, peer_der: bytes | N
     try:
         if role == "initiator":
             await link.send(hello)
-        peer_hello = await link.recv()
+        peer_hello = await link.recv_hello()
         if role == "responder":
             await link.send(hello)
     except (ProtocolError, ConnectionError, PeerTimeout, asyncio.IncompleteReadError) as exc:
@@ -638,15 +635,26 @@ async def play_as_guest(cfg: NetConfig, driver: Driver, host: str, port: int, ex
 
 
 class Host:
-    """Listen for the guest: pair new devices, then play one game (resuming dropped links)."""
+    """Listen for the guest: pair new devices, then play one game (resuming dropped links).
+
+    Floods (issue 10 item 2): every connection runs its own TLS handshake and hello under its
+    own deadlines, so none waits for another. Connections not yet authenticated (TCP accepted,
+    TLS, hello, pairing) are capped in total (``Timeouts.max_unauthenticated``) and per remote
+    address (``Timeouts.max_per_address``): over a cap the oldest is dropped, so a newcomer
+    (the legitimate guest) always gets its handshake. A pinned peer other than the one in play
+    is answered "busy" and never interrupts the running game.
+    """
 
     def __init__(self, cfg: NetConfig, driver: Driver, interface: str = "0.0.0.0", port: int = 0) -> None:
         self.cfg, self.driver, self.interface, self.port = cfg, driver, interface, port
         self.server: asyncio.AbstractServer | None = None
         self.result: asyncio.Future[Outcome] | None = None
         self.connections: list[Outcome] = []
-        self._sem = asyncio.Semaphore(MAX_PENDING_HANDSHAKES)
+        self.dropped = 0                     # unauthenticated connections dropped over a cap
+        self.busy: list[str] = []            # fingerprints answered "busy"
+        self._pending: dict[asyncio.Transport, str] = {}   # unauthenticated, oldest first -> address
         self._active: asyncio.Task[Any] | None = None
+        self._in_play: bytes | None = None   # the peer of the game this host serves
         self.active_link: Link | None = None
         self._ctx: tuple[list[str], ssl.SSLContext] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -663,6 +671,11 @@ class Host:
         assert self.result is not None
         return await asyncio.wait_for(asyncio.shield(self.result), timeout)
 
+    @property
+    def unauthenticated(self) -> int:
+        """Connections held that are not authenticated yet."""
+        return len(self._pending)
+
     async def close(self) -> None:
         """Stop listening and end every connection; safe to call twice."""
         if self.server is not None:
@@ -677,23 +690,45 @@ class Host:
             except BaseException:
                 pass
 
+    def _admit(self, transport: asyncio.Transport, address: str) -> None:
+        """Hold a new unauthenticated connection, dropping the oldest over either cap."""
+        t = self.cfg.timeouts
+        same = [tr for tr, a in self._pending.items() if a == address]
+        if len(same) >= t.max_per_address:
+            self._drop(same[0], f"more than {t.max_per_address} unauthenticated connections from {address}")
+        if len(self._pending) >= t.max_unauthenticated:
+            self._drop(next(iter(self._pending)), f"more than {t.max_unauthenticated} unauthenticated connections")
+        self._pending[transport] = address
+
+    def _drop(self, transport: asyncio.Transport, why: str) -> None:
+        address = self._pending.pop(transport, "?")
+        self.dropped += 1
+        log.info("dropped the oldest unauthenticated connection (from %s): %s", address, why)
+        transport.abort()
+
     async def _serve(self, transport: asyncio.Transport) -> None:
         peer = transport.get_extra_info("peername")
+        self._admit(transport, str(peer[0]) if peer else "?")
+        try:
+            await self._serve_admitted(transport, peer)
+        finally:
+            self._pending.pop(transport, None)
+
+    async def _serve_admitted(self, transport: asyncio.Transport, peer: Any) -> None:
         store = PeerStore(self.cfg.data_dir)
         pems = store.pems()
         if self._ctx is None or self._ctx[0] != pems:  # rebuilt whenever the pins change
             self._ctx = (pems, certs_mod.server_context(self.cfg.certs, pems))
-        async with self._sem:
-            try:
-                link = await accept_tls(transport, self._ctx[1], self.cfg.timeouts)
-            except ssl.SSLCertVerificationError as exc:
-                log.warning("refused %s: its certificate is not pinned here (unknown device, or a pinned peer "
-                            "with a CHANGED identity: possible impostor) [%s]", peer, exc.verify_message)
-                return
-            except (ssl.SSLError, asyncio.TimeoutError, OSError, ProtocolError, ConnectionError) as exc:
-                log.warning("refused %s: TLS handshake failed: %r", peer, exc)
-                return
-        if link.peer_der is None:
+        try:
+            link = await accept_tls(transport, self._ctx[1], self.cfg.timeouts)
+        except ssl.SSLCertVerificationError as exc:
+            log.warning("refused %s: its certificate is not pinned here (unknown device, or a pinned peer "
+                        "with a CHANGED identity: possible impostor) [%s]", peer, exc.verify_message)
+            return
+        except (ssl.SSLError, asyncio.TimeoutError, OSError, ProtocolError, ConnectionError) as exc:
+            log.warning("refused %s: TLS handshake failed: %r", peer, exc)
+            return
+        if link.peer_der is None:   # first contact: unauthenticated until paired
             try:
                 paired = await run_pairing(self.cfg, link, "responder", None)
                 self.connections.append(Outcome("paired", paired.name))
@@ -705,18 +740,32 @@ class Host:
         if known is None:
             await link.close("this certificate is not pinned here")
             return
+        peer_pub = bytes.fromhex(known.public_key)
+        playing = self._in_play is not None and not (self.result is not None and self.result.done())
+        if playing and self._in_play != peer_pub:
+            self.busy.append(known.fingerprint)
+            log.warning("answered %s (%s) busy: a game with %s is in play", peer, known.fingerprint[:16],
+                        fingerprint(self._in_play)[:16])  # type: ignore[arg-type]
+            await link.refuse(f"busy: this host is playing a game with another device "
+                              f"({fingerprint(self._in_play)[:16]}); try again when it is over")  # type: ignore[arg-type]
+            return
+        self._pending.pop(transport, None)   # authenticated: a pinned peer, the one in play (or none is)
         if self._active is not None and not self._active.done():
-            self._active.cancel()  # a new connection from the peer replaces a half-dead one
+            self._active.cancel()  # a new connection from the same peer replaces a half-dead one
             try:
                 await self._active
             except BaseException:
                 pass
         self._active = asyncio.current_task()
         self.active_link = link
+        claimed = self._in_play is None
+        self._in_play = peer_pub
         try:
-            outcome = await GameConnection(self.cfg, self.driver, link, "host", bytes.fromhex(known.public_key)).run()
+            outcome = await GameConnection(self.cfg, self.driver, link, "host", peer_pub).run()
         finally:
             await link.close()
+        if claimed and outcome.match is None and not self.cfg.active_wal(peer_pub).exists():
+            self._in_play = None   # no game was started or is unfinished with this peer
         self.connections.append(outcome)
         if outcome.status in ("finished", "stopped") and self.result is not None and not self.result.done():
             self.result.set_result(outcome)
