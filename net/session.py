@@ -652,7 +652,7 @@ class Host:
         self.connections: list[Outcome] = []
         self.dropped = 0                     # unauthenticated connections dropped over a cap
         self.busy: list[str] = []            # fingerprints answered "busy"
-        self._pending: dict[asyncio.Transport, str] = {}   # unauthenticated, oldest first -> address
+        self._pending: dict[asyncio.Transport, tuple[str, asyncio.Task[Any] | None]] = {}   # oldest first
         self._active: asyncio.Task[Any] | None = None
         self._in_play: bytes | None = None   # the peer of the game this host serves
         self.active_link: Link | None = None
@@ -693,23 +693,29 @@ class Host:
     def _admit(self, transport: asyncio.Transport, address: str) -> None:
         """Hold a new unauthenticated connection, dropping the oldest over either cap."""
         t = self.cfg.timeouts
-        same = [tr for tr, a in self._pending.items() if a == address]
+        same = [tr for tr, (a, _) in self._pending.items() if a == address]
         if len(same) >= t.max_per_address:
             self._drop(same[0], f"more than {t.max_per_address} unauthenticated connections from {address}")
         if len(self._pending) >= t.max_unauthenticated:
             self._drop(next(iter(self._pending)), f"more than {t.max_unauthenticated} unauthenticated connections")
-        self._pending[transport] = address
+        self._pending[transport] = (address, asyncio.current_task())
 
     def _drop(self, transport: asyncio.Transport, why: str) -> None:
-        address = self._pending.pop(transport, "?")
+        address, task = self._pending.pop(transport, ("?", None))
         self.dropped += 1
         log.info("dropped the oldest unauthenticated connection (from %s): %s", address, why)
         transport.abort()
+        if task is not None:
+            task.cancel()   # its handshake or hello ends now, and its buffers with it
 
     async def _serve(self, transport: asyncio.Transport) -> None:
         peer = transport.get_extra_info("peername")
         self._admit(transport, str(peer[0]) if peer else "?")
         try:
+            # Let the connections dropped by that admission end before this one allocates its TLS
+            # buffers (256 KiB each): a burst of N connections accepted in one loop iteration then
+            # never holds more than the caps' worth of buffers at once.
+            await asyncio.sleep(0)
             await self._serve_admitted(transport, peer)
         finally:
             self._pending.pop(transport, None)
@@ -726,7 +732,9 @@ class Host:
                         "with a CHANGED identity: possible impostor) [%s]", peer, exc.verify_message)
             return
         except (ssl.SSLError, asyncio.TimeoutError, OSError, ProtocolError, ConnectionError) as exc:
-            log.warning("refused %s: TLS handshake failed: %r", peer, exc)
+            # a connection we dropped over a cap is logged once, by _drop: a flood must not flood the log
+            log.log(logging.WARNING if transport in self._pending else logging.DEBUG,
+                    "refused %s: TLS handshake failed: %r", peer, exc)
             return
         if link.peer_der is None:   # first contact: unauthenticated until paired
             try:
