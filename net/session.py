@@ -21,7 +21,7 @@ from types import ModuleType
 from typing import Any, Awaitable, Callable, Protocol
 
 from net import certs as certs_mod
-from net.chain import ChainReader, ChainWriter, derive_chain_id
+from net.chain import ChainReader, ChainWriter, Verified, derive_chain_id
 from net.errors import (EquivocationError, IdentityChanged, NetError, NotPaired, PairingFailed, PeerTimeout,
                         ProtocolError)
 from net.frames import pack
@@ -29,14 +29,15 @@ from net.identity import Identity, fingerprint
 from net.keys import check_public_key
 from net.licence import LicenceError
 from net.match import Match
-from net.messages import PROTOCOL_VERSION, Hello, Message, Signed
+from net.lockstep import PlayState
+from net.messages import PROTOCOL_VERSION, Action, Hello, Message, Signed, UndoAnswer, UndoRequest
 from net.outputs import Event, Output, Send, Stop
 from net.pairing import Pairing, PairState
 from net.peers import KnownPeer, PeerStore
-from net.saves import entry_record, write_packed_save
+from net.saves import SaveError, entry_record, load_save, verify_transcript, write_packed_save
 from net.toss import fresh
 from net.transport import Link, OurLicenceRefused, PeerRefused, Timeouts, accept_tls, connect, listen
-from net.wal import Entry, Header, Wal, WalError, read
+from net.wal import Entry, Header, Wal, WalDamaged, WalError, read
 
 log = logging.getLogger("wec.net")
 MAX_REFUSED = 8   # refused driver commands in a row before the driver is left to wait
@@ -190,6 +191,8 @@ class GameConnection:
         if path.exists():
             try:
                 header, entries, _ = read(path)
+            except WalDamaged as exc:   # issue 10 item 4: kept aside, rebuilt from the save (+ the peer)
+                header, entries, problem = self._rebuild_damaged(path, exc)
             except WalError as exc:
                 header, entries = None, []
                 problem = (f"our log of the unfinished game with this peer is unreadable ({exc}); "
@@ -242,6 +245,39 @@ class GameConnection:
         self.header, self.entries, self._packed = mine[0], [], []
         self._pending_entries = mine[1]
         return peer
+
+    def _rebuild_damaged(self, path: Path, exc: WalDamaged) -> tuple[Header | None, list[Entry], str | None]:
+        """A damaged log (issue 10 item 4): set it aside untouched, and start a new log from the
+        longest intact start of the game we hold: the save (or its backup), or the entries before
+        the damage. The peer gives back the rest of our messages and resends its own on resume."""
+        aside = path.with_name(f"{path.name}.damaged-{int(time.time() * 1000)}")
+        os.replace(path, aside)      # never truncated or rewritten: kept as it is, for inspection
+        base: tuple[Header, list[Entry]] | None = None
+        source = ""
+        for save in (path.with_suffix(".save"), path.with_suffix(".save.bak")):
+            try:
+                header, entries, _ = load_save(save)
+                verify_transcript(header, entries)
+            except (SaveError, NetError, OSError, ValueError):
+                continue
+            base, source = (header, entries), f"the save {save.name}"
+            break
+        if exc.header is not None and (base is None or (len(exc.entries) > len(base[1])
+                                                        and base[0] == exc.header)):
+            try:
+                verify_transcript(exc.header, exc.entries)
+                base, source = (exc.header, exc.entries), "the intact entries before the damage"
+            except NetError:
+                pass
+        if base is None:
+            return None, [], (f"{exc}; the log was kept aside as {aside.name} and there is no save to resume "
+                              "from: start with --new-game")
+        Wal.create(path, base[0], sync=self.cfg.wal_sync, entries=base[1]).close()
+        reason = (f"{exc}: the damaged log was kept aside, untouched, as {aside.name}; the game resumes from "
+                  f"{source} ({len(base[1])} entries) and the peer's copy of the rest")
+        log.error("%s: %s", self.link.label, reason)
+        self.driver.on_event(Event("log-damaged", {"reason": reason, "kept": str(aside)}))
+        return base[0], base[1], None
 
     def _resume_problem(self, header: Header, entries: list[Entry]) -> str | None:
         """Why the unfinished game in our log cannot resume on this connection, or None.
@@ -343,18 +379,91 @@ class GameConnection:
             self._packed.append(pack(entry_record(entry)))
             expected.extend(o for o in outs if isinstance(o, Send))
         self.replaying = False
-        if peer.recv > self.writer.seq:
-            raise ProtocolError(f"peer claims {peer.recv} of our messages but we sent {self.writer.seq}")
-        if self.reader.seq > peer.sent:
-            raise ProtocolError(f"peer's log is behind ours ({peer.sent} < {self.reader.seq} messages): "
-                                "it lost messages it had sent")
+        # Each side first gives back the peer's own messages that the peer lost (a power loss
+        # took its log's tail, or its log was damaged and rebuilt from a save: we hold every
+        # message it sent us), then resends ours that it lacks. Sent by a task while we read,
+        # so two sides with much to send never both wait on full buffers.
+        theirs = [e.signed for e in self.entries if e.direction == "in"]
         outgoing = [e.signed for e in self.entries if e.direction == "out"]
-        for signed in outgoing[peer.recv:]:
-            await self.link.send(signed)
+        sending = asyncio.ensure_future(self._send_all(theirs[peer.sent:] + outgoing[peer.recv:]))
+        try:
+            if peer.recv > self.writer.seq:
+                await self._recover_own(peer.recv - self.writer.seq, own_reader, expected)
+            await sending
+        finally:
+            if not sending.done():
+                sending.cancel()
         if self.match.stopped:
             return
         for send in expected:  # replies computed but never logged (crash between receive and reply)
             await self._issue(send)
+
+    async def _send_all(self, frames: list[Signed]) -> None:
+        for signed in frames:
+            await self.link.send(signed)
+
+    async def _recover_own(self, count: int, own_reader: ChainReader, expected: deque[Send]) -> None:
+        """Take back the ``count`` messages of ours that the peer holds but our log lost, and
+        rebuild our machines with them in the order we had processed them.
+
+        The peer sends them first; each must carry our own valid signature and continue our own
+        chain, so the peer cannot forge or alter one. They are logged again as they were, and
+        our chain goes on after them, so no number is ever signed twice. Order: a recovered
+        message that our machine computes as a reply is fed as soon as that reply is due; a
+        command of ours (an action, an undo request or answer) as soon as our machine allows
+        it; otherwise the peer's next message came before it, and is read and fed first.
+        """
+        assert self.match is not None and self.writer is not None and self.reader is not None
+        recovered: deque[Verified] = deque()
+        for _ in range(count):
+            msg = await self.link.recv()
+            verified = own_reader.check(msg) if isinstance(msg, Signed) else None
+            if verified is None:
+                raise ProtocolError("the peer did not give back our own signed messages it holds")
+            own_reader.accept(verified)
+            recovered.append(verified)
+        log.warning("%s: %d of our messages were missing from our log (lost in a crash, or the log was "
+                    "damaged); recovered them from the peer's copy", self.link.label, count)
+        self.driver.on_event(Event("recovered", {"ours": count}))
+        while recovered:
+            head = recovered[0]
+            due = bool(expected) and expected[0].message == head.message
+            if expected and not due:
+                raise WalError(f"cannot rebuild the game: our recovered message {head.seq} is not the reply "
+                               "our machine computes there")
+            if due or self._allowed_now(head.message):
+                if due:
+                    expected.popleft()
+                recovered.popleft()
+                self._log(Entry("out", head.signed))
+                self.writer.advance(head.signed)
+                expected.extend(o for o in self.match.feed(True, head.message) if isinstance(o, Send))
+                continue
+            msg = await self.link.recv()
+            if not isinstance(msg, Signed):
+                raise ProtocolError(f"unexpected {msg.TAG!r} frame while resuming")
+            verified = self.reader.check(msg)
+            if verified is None:
+                continue
+            self._log(Entry("in", msg))
+            self.reader.accept(verified)
+            expected.extend(o for o in self.match.feed(False, verified.message) if isinstance(o, Send))
+            if self.match.stopped:
+                raise ProtocolError(f"cannot rebuild the game: {self.match.stopped}")
+
+    def _allowed_now(self, msg: Message) -> bool:
+        """Could our driver have issued ``msg`` now (in play)? Setup messages: in their order."""
+        assert self.match is not None
+        play = self.match.play
+        if play is None:
+            return True
+        if isinstance(msg, Action):
+            return play.my_move() and msg.index == play.index
+        if isinstance(msg, UndoRequest):
+            return play.state is PlayState.PLAYING and play.undo_asked is None and msg.index == play.index
+        if isinstance(msg, UndoAnswer):
+            return play.undo_asked == ("peer", msg.index)
+        return False
 
     # ---- the loop's helpers ----
 
@@ -402,8 +511,13 @@ class GameConnection:
                 log.warning("%s: game stopped: %s", self.link.label, out.reason)
 
     def _log(self, entry: Entry) -> None:
+        """Write ``entry`` before it is sent or applied (a killed process keeps it). Ours are made
+        durable at once only where the peer could not give them back: with secrets (never sent)
+        or during the setup; the rest is fsynced behind, off the critical path."""
         assert self.wal is not None
-        self._packed.append(self.wal.append(entry))
+        durable = entry.direction == "out" and (entry.secrets is not None or self.match is None
+                                                or self.match.play is None)
+        self._packed.append(self.wal.append(entry, durable))
         self.entries.append(entry)
 
     async def _autosave(self) -> None:
