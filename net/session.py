@@ -178,6 +178,8 @@ class GameConnection:
             self._log(Entry("in", msg))
             self.reader.accept(verified)
             await self._handle(match.feed(False, verified.message))
+            assert self.wal is not None
+            self.wal.flush_behind()
         return await self._finish()
 
     # ---- hello and resume ----
@@ -491,13 +493,16 @@ class GameConnection:
             await self._issue(send)
 
     async def _issue(self, send: Send) -> None:
-        """Sign, log (fsync), send, then apply our message."""
+        """Sign, log (written; fsynced behind unless the peer could not give it back), send, then
+        apply our message (so computing our action's new state overlaps the peer's check)."""
         assert self.writer is not None and self.match is not None
         signed = self.writer.sign(send.message)
         self._log(Entry("out", signed, send.secrets))
         self.writer.advance(signed)
         await self.link.send(signed)
         await self._handle(self.match.feed(True, send.message, send.secrets))
+        assert self.wal is not None
+        self.wal.flush_behind()
 
     async def _handle(self, outs: list[Output]) -> None:
         for out in outs:

@@ -100,6 +100,7 @@ class Wal:
     def __init__(self, path: Path, fd: int, sync: bool) -> None:
         self.path, self._fd, self.sync = path, fd, sync
         self._flusher: _Flusher | None = None
+        self._dirty = False
 
     @classmethod
     def create(cls, path: Path, header: Header, sync: bool = True, entries: list[Entry] = ()) -> "Wal":  # type: ignore[assignment]
@@ -128,8 +129,8 @@ class Wal:
 
     def append(self, entry: Entry, durable: bool = False) -> bytes:
         """Append one entry (written when this returns, so a killed process keeps it); fsynced
-        before returning if ``durable``, else by the flusher thread right behind. Returns the
-        packed record (the same bytes a save holds for it)."""
+        before returning if ``durable``, else by the flusher thread after ``flush_behind``.
+        Returns the packed record (the same bytes a save holds for it)."""
         return self._write([entry.direction, entry.signed.payload, entry.signed.sig, entry.secrets], durable)
 
     def close(self) -> None:
@@ -153,15 +154,22 @@ class Wal:
         body = pack(obj)
         crc = zlib.crc32(body)
         os.write(self._fd, _REC2.pack(len(body), crc, zlib.crc32(_REC.pack(len(body), crc))) + body)
-        if self.sync:
-            if durable:
-                fsync(self._fd)
-            else:
-                if self._flusher is None:
-                    self._flusher = _Flusher(self._fd)
-                    self._flusher.start()
-                self._flusher.wanted.set()
+        if self.sync and durable:
+            fsync(self._fd)
+        elif self.sync:
+            self._dirty = True
         return body
+
+    def flush_behind(self) -> None:
+        """Have the flusher thread fsync what was written so far (the caller does not wait; call it
+        after the send, so that waking the thread is not on the critical path either)."""
+        if not (self.sync and self._dirty) or self._fd < 0:
+            return
+        self._dirty = False
+        if self._flusher is None:
+            self._flusher = _Flusher(self._fd)
+            self._flusher.start()
+        self._flusher.wanted.set()
 
 
 def read(path: Path) -> tuple[Header, list[Entry], int]:
