@@ -9,6 +9,7 @@ no equivocation. A log that lost its last entries resumes the same way, on eithe
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,11 @@ from net.frames import unpack_strict
 from net.saves import load_save, verify_transcript
 from net.session import Host, Outcome, join, play_as_guest
 from net.wal import MAGIC, WalDamaged, read
-from net_helpers import make_cfg, run
+from net_helpers import FAST, make_cfg, run
+
+#: These tests are not about deadlines: both sides share one process, which a busy machine
+#: can stall for seconds while it replays a log, so the liveness deadline is generous here.
+SLOW = dataclasses.replace(FAST, dead=30.0, frame=10.0, handshake=10.0)
 
 
 def _active(cfg: Any) -> Path:
@@ -40,7 +45,8 @@ async def _ended(host: Host, n: int, timeout: float = 30.0) -> Outcome:
 async def _unfinished(tmp: Path, actions: int = 12) -> tuple[Any, Any]:
     """Host and guest play until the guest has had ``actions`` of its actions applied and at least
     one turn was saved; then the link drops. Both keep an unfinished game with each other."""
-    hc, gc = make_cfg(tmp, "host", engine, wal_sync=True), make_cfg(tmp, "guest", engine, wal_sync=True)
+    hc, gc = (make_cfg(tmp, "host", engine, wal_sync=True, timeouts=SLOW),
+              make_cfg(tmp, "guest", engine, wal_sync=True, timeouts=SLOW))
     host_bot, guest_bot = BotDriver(engine, 1, "white"), BotDriver(engine, 2, "black", max_actions=actions)
     host = Host(hc, host_bot, "127.0.0.1", 0)
     port = await host.start()
