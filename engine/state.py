@@ -6,13 +6,14 @@ A ``GameState`` is treated as immutable by callers: ``engine.rules.apply_action`
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import msgpack
 
-from .actions import Action, Drop, Exchange, Fire, Move, PickUp, Reinforce, Result, Transport
+from .actions import Action
 from .options import Options
+from .record import TurnRecord, current_turn, record_from_turn
 
 BLACK, WHITE = "B", "W"
 Square = tuple[int, int]
@@ -97,25 +98,6 @@ class Projectile:
     def level(self) -> str:
         """The projectile's level for its whole life (RUL-46 a)."""
         return {"R": "G", "S": "A", "T": "S"}[self.kind]
-
-
-@dataclass(slots=True)
-class TurnRecord:
-    """The parts of the current turn's history line, collected as they happen (04/H3)."""
-
-    move: Move | None = None
-    transports: list[Transport] = field(default_factory=list)
-    fires: list[Fire] = field(default_factory=list)
-    pickup: PickUp | None = None
-    exchange: Exchange | None = None
-    reinforce: Reinforce | None = None
-    drop: Drop | None = None
-    results: list[Result] = field(default_factory=list)
-
-    def copy(self) -> "TurnRecord":
-        """An independent copy."""
-        return TurnRecord(self.move, list(self.transports), list(self.fires), self.pickup,
-                          self.exchange, self.reinforce, self.drop, list(self.results))
 
 
 class GameState:
@@ -261,7 +243,6 @@ def _trip(raw: Any) -> tuple[Any, ...] | None:
 def to_dict(state: GameState) -> dict[str, Any]:
     """Canonical, msgpack-safe form of everything that identifies the state (STYLE state_key)."""
     from .notation import format_action, format_turn  # late import: notation has no deps on us
-    from .record import current_turn
 
     t = state.turn
     return {
@@ -296,7 +277,6 @@ def to_dict(state: GameState) -> dict[str, Any]:
 def from_dict(data: dict[str, Any]) -> GameState:
     """Rebuild a state from ``to_dict`` output. :raises ValueError: malformed data."""
     from .notation import parse_action, parse_turn
-    from .record import record_from_turn
 
     try:
         state = GameState(Options.from_dict(data["options"]))
