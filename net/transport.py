@@ -108,9 +108,12 @@ class Link:
         if self.closed:
             raise ConnectionError("link closed")
         self.writer.write(encode_frame(encode_link(msg)))
-        if self.writer.transport.get_write_buffer_size() > self.timeouts.max_unsent:
+        unsent = self.writer.transport.get_write_buffer_size()
+        if unsent > self.timeouts.max_unsent:
             self.stalled = True
             raise PeerTimeout(f"peer stopped reading (over {self.timeouts.max_unsent} bytes unsent)")
+        if unsent == 0 and not self.writer.transport.is_closing():
+            return   # all handed to the kernel: nothing to wait for (no deadline to arm per frame)
         try:
             async with asyncio.timeout(self.timeouts.frame):   # no task per frame, unlike wait_for
                 await self.writer.drain()
