@@ -76,22 +76,32 @@ class Entry:
 
 
 class _Flusher(threading.Thread):
-    """fsyncs a log right behind its writes, coalescing: the writer never waits for it."""
+    """fsyncs a log right behind its writes, coalescing (at most one fsync per ``INTERVAL``: a
+    power loss may take that much of the tail, which the peer gives back); never waited for."""
+
+    INTERVAL = 0.05
 
     def __init__(self, fd: int) -> None:
         super().__init__(name="wec-wal-fsync", daemon=True)
-        self.fd, self.wanted, self.stopping = fd, threading.Event(), False
+        self.fd, self.wanted, self.stopped = fd, threading.Event(), threading.Event()
 
     def run(self) -> None:
         while True:
             self.wanted.wait()
-            self.wanted.clear()
-            if self.stopping:
+            if self.stopped.is_set():
                 return
+            self.wanted.clear()
             try:
                 fsync(self.fd)
             except OSError:
                 return
+            if self.stopped.wait(self.INTERVAL):
+                return
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.wanted.set()
+        self.join()
 
 
 class Wal:
@@ -138,9 +148,7 @@ class Wal:
         if self._fd < 0:
             return
         if self._flusher is not None:
-            self._flusher.stopping = True
-            self._flusher.wanted.set()
-            self._flusher.join()
+            self._flusher.stop()
             self._flusher = None
         if self.sync:
             try:
