@@ -7,6 +7,7 @@ widget, anything else to the game scene. It draws only when something changed.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
@@ -18,9 +19,12 @@ from engine.options import Options
 
 from .app import QUIET_EVENTS, Driver, next_events, script_events
 from .layout import LAYOUT, Layout
+from .editor_model import EditorBuffer
+from .editor_screen import EditorScreen, EditRules, LeaveEditor, PlayPosition
 from .menu_bar import BAR_HEIGHT, MenuBar
 from .menus import NOT_YET, MenuContext, shortcut_command
 from .option_words import GROUPS, describe_option, value_words
+from .panel_view import draw_progress
 from .options_screen import Cancelled, OptionsScreen, StartGame
 from .scenes import GameScene
 from .session import Session
@@ -47,11 +51,14 @@ class Shell:
         self.driver = Driver(session, surface)
         self.menu = MenuBar(self.manager, self.context())
         self.options: OptionsScreen | None = None
+        self.editor: EditorScreen | None = None
+        self.options_for_editor = False
         self.dialog: UIFileDialog | None = None
         self.dialog_purpose = ""
         self.message: UIMessageWindow | None = None
         self.dirty = True
         self.drew = False                  # the last frame drew something (so flip it)
+        self.progress_shown: list[tuple[int, int]] = []   # what the loading bar showed (tests)
 
     @property
     def session(self) -> Session:
@@ -96,7 +103,7 @@ class Shell:
         """One event: shortcut, widget, menu command or the game scene."""
         if e.type not in QUIET_EVENTS:
             self.dirty = True
-        if e.type == pygame.KEYDOWN and self.options is None:
+        if e.type == pygame.KEYDOWN and self.options is None and self.editor is None:
             command = shortcut_command(e.key, getattr(e, "mod", 0))
             if command is not None:
                 self.command(command)
@@ -109,13 +116,15 @@ class Shell:
             return
         if self._widget_event(e):
             return
-        if self.options is None and self.dialog is None and not self._over_menu(e):
+        if self.options is None and self.editor is None and self.dialog is None and not self._over_menu(e):
             self.driver.feed(e)
             self.menu.set_context(self.context())
 
     def draw(self) -> None:
         """The game scene (or the options screen's background), then every widget."""
-        if self.options is None:
+        if self.editor is not None and self.options is None:
+            self.editor.draw(self.surface)
+        elif self.options is None:
             self.driver.invalidate()
             self.driver.pump([])
         else:
@@ -130,9 +139,26 @@ class Shell:
         return pos[1] < BAR_HEIGHT or (self.menu.panel is not None and self.menu.panel.rect.collidepoint(pos))
 
     def _widget_event(self, e: pygame.event.Event) -> bool:
+        if self.editor is not None and self.dialog is None and self.options is None:
+            if self._over_menu(e):
+                return True
+            out = self.editor.ui_event(e)
+            if isinstance(out, EditRules):
+                self._open_options(self.editor.buffer.options, "The rules for this position", "Use these rules")
+                self.options_for_editor = True
+            elif isinstance(out, PlayPosition):
+                self._close_editor()
+                self._start(out.state, "a game from the edited position")
+            elif isinstance(out, LeaveEditor):
+                self._close_editor()
+            return True
         if self.options is not None:
             out = self.options.ui_event(e)
-            if isinstance(out, StartGame):
+            if isinstance(out, StartGame) and self.options_for_editor and self.editor is not None:
+                self._close_options()
+                self.editor.buffer.options = out.options          # back to the editor
+                self.editor.status = "the rules of this position are set"
+            elif isinstance(out, StartGame):
                 self._close_options()
                 self._new_game(out.options)
             elif isinstance(out, Cancelled):
@@ -195,6 +221,21 @@ class Shell:
             return
         self._open_options(self.session.state.options, "The rules of this game")
 
+    def _do_editor(self) -> None:
+        """04/U10: the current position becomes the editor's buffer (not in competitive games)."""
+        if self.session.state.options.competitive:
+            self.driver.say("the board editor is not available in a competitive game (04/U10)", error=True)
+            return
+        self.menu.close()
+        self._close_options()
+        self._close_editor()
+        self.editor = EditorScreen(self.manager, EditorBuffer.from_state(self.session.state), self.lay)
+
+    def _close_editor(self) -> None:
+        if self.editor is not None:
+            self.editor.kill()
+        self.editor = None
+
     def _do_load(self) -> None:
         self._file_dialog("load", "Load a game", existing=True)
 
@@ -226,6 +267,14 @@ class Shell:
     def _do_reinforcements(self) -> None:
         on = self.driver.toggle("show_reinforcements")
         self.driver.say("reinforcement squares marked (04/U25)" if on else "reinforcement marks hidden")
+
+    def _do_last_seen(self) -> None:
+        on = self.driver.toggle("show_last_seen")
+        self.driver.say("last-seen markers shown (04/U29)" if on else "last-seen markers hidden (04/U29)")
+
+    def _do_piece_set(self) -> None:
+        on = self.driver.toggle("piece_set")
+        self.driver.say(f"the {on} piece set (04/U24)")
 
     def _do_big_board_only(self) -> None:
         on = self.driver.toggle("small_boards")
@@ -260,23 +309,25 @@ class Shell:
         self.driver.refresh()
         self.driver.say(error if error is not None else done, error=error is not None)
 
-    def _open_options(self, options: Options, title: str) -> None:
+    def _open_options(self, options: Options, title: str, start_label: str = "Start") -> None:
         self.menu.close()
         self._close_options()
         rect = pygame.Rect(40, BAR_HEIGHT + 10, self.lay.width - 80, self.lay.height - BAR_HEIGHT - 20)
-        self.options = OptionsScreen(self.manager, rect, options, title)
+        self.options = OptionsScreen(self.manager, rect, options, title, start_label)
 
     def _close_options(self) -> None:
         if self.options is not None:
             self.options.kill()
-        self.options = None
+        self.options, self.options_for_editor = None, False
 
     def _new_game(self, options: Options) -> None:
         """04/U6: a new game with ``options``; against the computer it plays if it starts."""
+        self._start(api.new_game(options), "a new game")
+
+    def _start(self, state: api.GameState, status: str) -> None:
         old = self.session
-        self.driver.session = Session(api.new_game(options), computer=old.computer, seed=1,
-                                      save_path=old.save_path)
-        self.driver.refresh(status="a new game")
+        self.driver.session = Session(state, computer=old.computer, seed=1, save_path=old.save_path)
+        self.driver.refresh(status=status)
 
     def _file_dialog(self, purpose: str, title: str, existing: bool) -> None:
         self.menu.close()
@@ -292,13 +343,28 @@ class Shell:
             error = self.session.save(path)
             self.driver.say(error if error is not None else f"saved to {path}", error=error is not None)
 
+    def _loading(self, name: str) -> Callable[[int, int], None]:
+        """A progress callback that draws "Loading NAME" and a bar while a long save replays
+        (issue 12 item 7); it redraws at most every 2% so loading stays fast."""
+        shown = [-1]
+
+        def progress(done: int, total: int) -> None:
+            step = 50 * done // max(1, total)
+            if step == shown[0] or total < 50:
+                return
+            shown[0] = step
+            self.progress_shown.append((done, total))
+            draw_progress(self.surface, f"Loading {name}: turn line {done} of {total}", done / max(1, total),
+                          self.lay)
+            if pygame.display.get_surface() is self.surface:
+                pygame.display.flip()
+        return progress
+
     def _load(self, path: Path) -> None:
         """04/U7, U9: play on from a save file; an unreadable one says why and changes nothing."""
         try:
-            state = api.load(path)
+            state = api.load(path, progress=self._loading(path.name))
         except (OSError, api.SaveError) as exc:
             self.driver.say(f"cannot load {path.name}: {exc}", error=True)
             return
-        old = self.session
-        self.driver.session = Session(state, computer=old.computer, seed=1, save_path=old.save_path)
-        self.driver.refresh(status=f"loaded {path.name}")
+        self._start(state, f"loaded {path.name}")
