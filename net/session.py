@@ -33,7 +33,8 @@ from net.keys import check_public_key
 from net.licence import LicenceError
 from net.match import Match
 from net.lockstep import PlayState
-from net.messages import PROTOCOL_VERSION, Action, Hello, Message, Signed, UndoAnswer, UndoRequest
+from net.messages import (PROTOCOL_VERSION, Action, Colour, GovCommit, Hello, Message, Signed, UndoAnswer,
+                          UndoRequest)
 from net.outputs import Event, Output, Send, Stop
 from net.pairing import Pairing, PairState
 from net.peers import KnownPeer, PeerStore
@@ -166,6 +167,8 @@ class GameConnection:
             return await self._end("disconnected", f"connection lost: {exc}", tell=False)
         except NetError as exc:
             return await self._end("refused", str(exc))
+        except WalError as exc:   # our log or its rebuild cannot go on: say why, change nothing more
+            return await self._end("refused", f"cannot resume the game: {exc}")
         finally:
             if self._saving is not None:
                 try:
@@ -482,6 +485,9 @@ class GameConnection:
         assert self.match is not None
         play = self.match.play
         if play is None:
+            if isinstance(msg, (Colour, GovCommit)):   # their secrets were never sent: not recoverable
+                raise WalError(f"our {msg.TAG!r} message was lost with the secret behind its commitment "
+                               "(the damaged part of the log); start with --new-game")
             return True
         if isinstance(msg, Action):
             return play.my_move() and msg.index == play.index

@@ -200,3 +200,37 @@ def test_a_torn_last_record_is_cut_off_and_a_damaged_one_is_not(tmp_path: Path) 
     with pytest.raises(WalDamaged, match=re.escape(f"{path}: entry {len(entries)} (at byte {start}) is damaged")):
         read(path)
     assert path.read_bytes() == bytes(flipped)
+
+
+def test_damage_in_the_setup_without_a_save_is_refused_with_the_reason(tmp_path: Path) -> None:
+    """issue 10 item 4: bad input loses nothing. The bit flips in the setup part of the guest's
+    log and there is no save: the secret behind one of its commitments (never sent to the peer)
+    is gone, so the game cannot be rebuilt. The resume is refused with that reason and the way
+    out (--new-game); the damaged file is kept aside byte for byte; the host's log is unchanged."""
+    async def body() -> tuple[Outcome, Path, bytes, list[Path], bytes, bytes]:
+        hc, gc = await _unfinished(tmp_path)
+        path = _active(gc)
+        start, length = _entry_offsets(path)[2]                  # the second entry: still the setup
+        data = bytearray(path.read_bytes())
+        data[start + 12 + length // 2] ^= 0x01
+        path.write_bytes(bytes(data))
+        for save in (path.with_suffix(".save"), path.with_suffix(".save.bak")):
+            save.unlink(missing_ok=True)
+        host_before = _active(hc).read_bytes()
+        host = Host(hc, BotDriver(engine, 3, "white"), "127.0.0.1", 0)
+        port = await host.start()
+        try:
+            out = await join(gc, BotDriver(engine, 4, "black"), "127.0.0.1", port,
+                             expected_fp=hc.identity.fingerprint)
+            await _ended(host, 1)
+        finally:
+            await host.close()
+        kept = list(path.parent.glob(f"{path.name}.damaged-*"))
+        return out, path, bytes(data), kept, host_before, _active(hc).read_bytes()
+
+    out, path, damaged, kept, host_before, host_after = run(body(), 120)
+    assert out.status == "refused"
+    assert out.reason.startswith("cannot resume the game: our ") and "start with --new-game" in out.reason
+    assert "lost with the secret behind its commitment" in out.reason
+    assert len(kept) == 1 and kept[0].read_bytes() == damaged
+    assert host_after == host_before
