@@ -48,7 +48,7 @@ class BotDriver:
             action = self._choose(play)
             self._taken[play.index] = time.perf_counter()
             self.actions += 1
-            return play.act(self.engine.format_action(action))
+            return play.act(self.engine.format_action(action), legal=True)   # taken from legal_actions
         return None
 
     def on_event(self, event: Event) -> None:
