@@ -249,7 +249,8 @@ def test_items_not_built_yet_are_greyed_with_the_reason() -> None:
     """04/U11, U29 are listed but not built yet: greyed, the tooltip says why."""
     items = {i.command: i for _, entries in menus(MenuContext()) for i in entries}
     assert items["editor"].enabled
-    for command in ("wifi", "last_seen"):
+    assert items["wifi"].enabled                                 # issue 9: the lobby (ui.net_shell)
+    for command in ("last_seen",):
         assert not items[command].enabled and items[command].why_not
 
 
