@@ -49,15 +49,16 @@ def _activated(tmp: Path, name: str, vendor: Ed25519PrivateKey) -> dict[str, str
 class Win:
     """One ``wec window --control`` process: ``send`` inputs, ``wait`` for what its screen shows."""
 
-    def __init__(self, tmp: Path, name: str, vendor: Ed25519PrivateKey) -> None:
+    def __init__(self, tmp: Path, name: str, vendor: Ed25519PrivateKey, interface: str = "127.0.0.1",
+                 start: Callable[..., subprocess.Popen[str]] = subprocess.Popen) -> None:
         self.name = name
         self.env = _activated(tmp, name, vendor)
         self.fp = load_or_create(Path(self.env["WEC_DATA_DIR"])).fingerprint
         pub = vendor.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
         self.err = open(tmp / f"{name}.err", "w")
-        self.proc = subprocess.Popen(
+        self.proc = start(
             [sys.executable, "-c", LAUNCH, pub, "window", "--headless", "--control", "--name", name,
-             "--interface", "127.0.0.1"], env=self.env, cwd=REPO, text=True,
+             "--interface", interface], env=self.env, cwd=REPO, text=True,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err)
         self.models: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self.model: dict[str, Any] = {}
@@ -183,10 +184,51 @@ def wins(tmp_path: Path):
 
 
 def test_two_wec_window_processes_play_over_wifi_with_a_dropped_link(wins: tuple[Win, Win]) -> None:
-    """Issue 9 (04/U59-U61, U31, RUL-53): two real window processes find each other under PEERS,
-    pair with the same code confirmed on both, approve one rule change and reject one, play 12
-    turns by clicks on both boards, refuse an undo, survive a dropped link, and both end the game."""
+    """Issue 9 (04/U59-U61, U31, RUL-53): two real window processes on 127.0.0.1 find each other
+    under PEERS, pair (the guest types the host's host:port, through a relay) with the same code
+    confirmed on both, approve one rule change and reject one, play 12 turns by clicks on both
+    boards, refuse an undo, survive a dropped link, and both end the game."""
     alice, bob = wins
+    port = _lobbies(alice, bob)
+    relay = Relay(port)
+    try:
+        addr = bob.model["lobby"]["address"]                             # the host:port field, typed
+        bob.click(*addr)
+        bob.send({"text": f"127.0.0.1:{relay.port}"})
+        bob.press("Connect to address")
+        _pair_and_negotiate(alice, bob, _play_with(relay.drop, lambda: None))
+    finally:
+        relay.close()
+
+
+def test_two_wec_window_processes_across_two_network_namespaces(netns_pair: Any, tmp_path: Path) -> None:
+    """Issue 9 again across a real veth link between two namespaces (tests/netns.py): found by mDNS,
+    connected by a click on the PEERS row, the link taken down mid-game and brought back up."""
+    pair = netns_pair
+    vendor = Ed25519PrivateKey.generate()
+    alice = Win(tmp_path, "Alice", vendor, pair.addr_a, lambda argv, **kw: pair.run(pair.ns_a, argv, **kw))
+    bob = Win(tmp_path, "Bob", vendor, pair.addr_b, lambda argv, **kw: pair.run(pair.ns_b, argv, **kw))
+    try:
+        _lobbies(alice, bob, pair.addr_a)
+        bob.press(f"Alice   {alice.fp[:16]}")
+        bob.wait(lambda m: any(b[0] == "Connect" and b[3] for b in m["buttons"]), "Connect enabled")
+        bob.press("Connect")
+
+        def down() -> None:
+            pair.ip(pair.ns_b, "link", "set", pair.if_b, "down")
+
+        def up() -> None:
+            pair.ip(pair.ns_b, "link", "set", pair.if_b, "up")
+
+        _pair_and_negotiate(alice, bob, _play_with(down, up))
+    finally:
+        alice.close()
+        bob.close()
+
+
+def _lobbies(alice: Win, bob: Win, address: str = "127.0.0.1") -> int:
+    """Home > Play over WiFi on both; each lists the other under PEERS (name, short fingerprint,
+    "new"); ME shows this laptop's address and port. Returns Alice's port."""
     both = (alice, bob)
     for w in both:
         w.wait(lambda m: m.get("screen") == "home", "the home screen")
@@ -198,58 +240,60 @@ def test_two_wec_window_processes_play_over_wifi_with_a_dropped_link(wins: tuple
         assert (peer[0], peer[2]) == (o.name, "new")
         w.button(f"{o.name}   {o.fp[:16]}   new")                      # the row shows name, fingerprint, state
     port = alice.wait(lambda m: (m["lobby"]["me"] or [0, 0, 0, 0])[3] > 0, "ME with its port")["lobby"]["me"][3]
-    assert alice.model["lobby"]["me"][:3] == ["Alice", alice.fp, ["127.0.0.1"]]
-    relay = Relay(port)
-    try:
-        addr = bob.model["lobby"]["address"]                             # the host:port field, typed
-        bob.click(*addr)
-        bob.send({"text": f"127.0.0.1:{relay.port}"})
-        bob.press("Connect to address")
-        codes = [w.wait(lambda m: m.get("lobby", {}).get("code") is not None, "the pairing code") for w in both]
-        assert codes[0]["lobby"]["code"][0] == codes[1]["lobby"]["code"][0]
-        assert (codes[0]["lobby"]["code"][1], codes[1]["lobby"]["code"][1]) == ("Bob", "Alice")
-        for w in both:
-            w.press("Yes, the same code")
-        for w in both:
-            w.wait(lambda m: m.get("screen") == "setup", "the setup screen")
-            w.press("Ask for White")
-            w.press("Choose")
-        tosses = [w.wait(lambda m: m["setup"]["toss"] is not None, "the toss")["setup"]["toss"] for w in both]
-        assert {t[0] for t in tosses} == {"white", "black"} and {t[1] for t in tosses} == {"me", "peer"}
-
-        bob.press("Movement")                    # the rule list: pick "Turn limit", type 12, request
-        bob.press("Turn limit")
-        value = bob.wait(lambda m: m["setup"]["value"] is not None, "the number field")["setup"]["value"]
-        bob.click(*value)
-        bob.send({"key": "backspace"})
-        bob.send({"text": str(PLY_LIMIT)})
-        bob.wait(lambda m: m["setup"]["value_text"] == str(PLY_LIMIT), "12 typed")
-        bob.press("Request change")
-        alice.wait(lambda m: "Turn limit: 12 (standard: no limit)" in m["setup"]["dialog_text"], "the request")
-        alice.press("Approve")
-        bob.wait(lambda m: [a[1] for a in m["setup"]["answers"]] == [True], "approved")
-        bob.press("Turn limit")
-        bob.press("Tank range")
-        bob.press("7")
-        bob.press("8")
-        bob.press("Request change")
-        alice.wait(lambda m: "Tank range: 8 (standard: 7)" in m["setup"]["dialog_text"], "the second request")
-        alice.press("Reject")
-        bob.wait(lambda m: [a[1] for a in m["setup"]["answers"]] == [True, False], "rejected")
-        for w in both:
-            w.wait(lambda m: m["setup"]["ready"], "ready")
-            w.press("Finish WiFi Setup")
-        games = [w.wait(lambda m: m.get("screen") == "game", "the board") for w in both]
-        for w, g in zip(both, games):
-            assert "Turn limit: 12" in g["notice"] and "Tank range" not in g["notice"]
-            w.press("pygame-gui.Dismiss")      # the message window's Dismiss button
-        by_colour = {g["game"]["colour"]: w for w, g in zip(both, games)}
-        _play(by_colour, relay)
-    finally:
-        relay.close()
+    assert alice.model["lobby"]["me"][:3] == ["Alice", alice.fp, [address]]
+    return int(port)
 
 
-def _play(by_colour: dict[str, Win], relay: Relay) -> None:
+def _pair_and_negotiate(alice: Win, bob: Win, play: Callable[[dict[str, Win]], None]) -> None:
+    """The code on both screens, confirmed on both; colours, governments, one rule change approved
+    and one rejected, Finish on both, the agreed rules shown; then ``play``."""
+    both = (alice, bob)
+    codes = [w.wait(lambda m: m.get("lobby", {}).get("code") is not None, "the pairing code") for w in both]
+    assert codes[0]["lobby"]["code"][0] == codes[1]["lobby"]["code"][0]
+    assert (codes[0]["lobby"]["code"][1], codes[1]["lobby"]["code"][1]) == ("Bob", "Alice")
+    for w in both:
+        w.press("Yes, the same code")
+    for w in both:
+        w.wait(lambda m: m.get("screen") == "setup", "the setup screen")
+        w.press("Ask for White")
+        w.press("Choose")
+    tosses = [w.wait(lambda m: m["setup"]["toss"] is not None, "the toss")["setup"]["toss"] for w in both]
+    assert {t[0] for t in tosses} == {"white", "black"} and {t[1] for t in tosses} == {"me", "peer"}
+
+    bob.press("Movement")                    # the rule list: pick "Turn limit", type 12, request
+    bob.press("Turn limit")
+    value = bob.wait(lambda m: m["setup"]["value"] is not None, "the number field")["setup"]["value"]
+    bob.click(*value)
+    bob.send({"key": "backspace"})
+    bob.send({"text": str(PLY_LIMIT)})
+    bob.wait(lambda m: m["setup"]["value_text"] == str(PLY_LIMIT), "12 typed")
+    bob.press("Request change")
+    alice.wait(lambda m: "Turn limit: 12 (standard: no limit)" in m["setup"]["dialog_text"], "the request")
+    alice.press("Approve")
+    bob.wait(lambda m: [a[1] for a in m["setup"]["answers"]] == [True], "approved")
+    bob.press("Turn limit")
+    bob.press("Tank range")
+    bob.press("7")
+    bob.press("8")
+    bob.press("Request change")
+    alice.wait(lambda m: "Tank range: 8 (standard: 7)" in m["setup"]["dialog_text"], "the second request")
+    alice.press("Reject")
+    bob.wait(lambda m: [a[1] for a in m["setup"]["answers"]] == [True, False], "rejected")
+    for w in both:
+        w.wait(lambda m: m["setup"]["ready"], "ready")
+        w.press("Finish WiFi Setup")
+    games = [w.wait(lambda m: m.get("screen") == "game", "the board") for w in both]
+    for w, g in zip(both, games):
+        assert "Turn limit: 12" in g["notice"] and "Tank range" not in g["notice"]
+        w.press("pygame-gui.Dismiss")      # the message window's Dismiss button
+    play({g["game"]["colour"]: w for w, g in zip(both, games)})
+
+
+def _play_with(drop: Callable[[], None], restore: Callable[[], None]) -> Callable[[dict[str, Win]], None]:
+    return lambda by_colour: _play(by_colour, drop, restore)
+
+
+def _play(by_colour: dict[str, Win], drop: Callable[[], None], restore: Callable[[], None]) -> None:
     black, white = by_colour["black"], by_colour["white"]
     both = (black, white)
     rng = random.Random(9)
@@ -288,9 +332,10 @@ def _play(by_colour: dict[str, Win], relay: Relay) -> None:
             continue
         if turns == 5 and not dropped:                       # the WiFi drops, and comes back
             dropped = True
-            relay.drop()
+            drop()
             for w in both:
                 w.wait(lambda m: m["game"]["lost"] or "connection lost" in m["game"]["banner"], "connection lost")
+            restore()
             for w in both:
                 w.wait(lambda m: not m["game"]["lost"], "resumed")
             mover.wait(lambda m: m["game"]["can_end"], "the turn where it stopped")
