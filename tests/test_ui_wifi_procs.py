@@ -100,10 +100,15 @@ class Win:
         return found[0]
 
     def press(self, text: str) -> None:
-        """Click the button whose words start with ``text`` (waiting until it is shown and enabled)."""
-        self.wait(lambda m: any((b[0] == text or b[0].startswith(text)) and b[3] for b in m.get("buttons", [])),
-                  f"an enabled button {text!r}")
-        b = next(b for b in self.model["buttons"] if (b[0] == text or b[0].startswith(text)) and b[3])
+        """Click the button whose words are ``text`` (else start with it), once shown and enabled."""
+        def found(m: dict[str, Any]) -> list[Any] | None:
+            exact = [b for b in m.get("buttons", []) if b[0] == text]
+            near = exact or [b for b in m.get("buttons", []) if b[0].startswith(text)]
+            return near[0] if near and near[0][3] else None
+
+        self.wait(lambda m: found(m) is not None, f"an enabled button {text!r}")
+        b = found(self.model)
+        assert b is not None
         self.click(b[1], b[2])
 
     def click(self, x: int, y: int, button: int = 1) -> None:
