@@ -25,7 +25,8 @@ from net.discovery import AsyncDiscovery, DiscoveryError, HostPortError, PeerInf
 from net.errors import IdentityChanged, NetError, PairingFailed
 from net.human import HumanDriver
 from net.lobby import diagnose, local_interfaces, peers_snapshot
-from net.peers import PeerStore
+from net.peer_names import listing, resolve
+from net.peers import KnownPeer, PeerStore
 from net.session import Host, NetConfig, Outcome, play_as_guest
 
 log = logging.getLogger("wec.net")
@@ -66,6 +67,7 @@ class NetBridge:
         self._confirming: asyncio.Future[bool] | None = None
         self._pinned_before: set[str] | None = None     # pins when the pairing code was shown
         self._shown: fe.PeersChanged | None = None
+        self._pins: list[KnownPeer] | None = None     # the pinned peers (read again after each change)
         self._hinted = False
         self._contact = False     # a peer reached us (pairing or a game): the lobby needs no diagnosis
         self._port = 0
@@ -193,7 +195,7 @@ class NetBridge:
             found = PeerStore(self.net.data_dir).remove(cmd.fingerprint)
             if not found:
                 self.events.put(fe.CommandRefused(cmd, f"no pinned peer has fingerprint {cmd.fingerprint[:16]}"))
-            self._shown = None
+            self._pins = None
         elif isinstance(cmd, fe.Quit):
             await self._async_quit()
         else:
@@ -246,7 +248,8 @@ class NetBridge:
                                           attempts=self.cfg.resume_attempts, backoff=self.cfg.backoff)
         except IdentityChanged as exc:
             fp = pinned.fingerprint if pinned is not None else (expected or "")
-            self.events.put(fe.IdentityWarning(str(exc), fp, f"wec peers --forget {fp[:16]}"))
+            forget = f"wec peers --forget {fp[:16]}" if pinned is not None else ""   # nothing pinned: nothing to forget
+            self.events.put(fe.IdentityWarning(str(exc), fp, forget))
             return
         except PairingFailed as exc:
             self.events.put(fe.PairingFailed(str(exc)))
@@ -260,15 +263,25 @@ class NetBridge:
         self._ended(outcome)
 
     def _target(self, text: str) -> tuple[str, int, str | None]:
-        """(host, port, expected fingerprint) of a Join target. :raises HostPortError: unknown."""
+        """(host, port, expected fingerprint) of a Join target: a lobby key (the entry clicked), a
+        name or a fingerprint prefix (``net.peer_names.resolve``: names are claims), or host:port.
+
+        :raises HostPortError: unknown, ambiguous, or a pinned peer's name on another identity."""
         seen = list(self._disc.peers.values()) if self._disc is not None else []
-        wanted = text.strip().lower()
+        wanted = text.strip()
         for peer in seen:
-            if peer.instance.lower() == wanted or peer.name.lower() == wanted:
+            if peer.instance.lower() == wanted.lower():
                 return peer.host, peer.port, peer.fingerprint
-        prefixed = [p for p in seen if len(wanted) >= 8 and p.fingerprint.startswith(wanted)]
-        if len(prefixed) == 1:
-            return prefixed[0].host, prefixed[0].port, prefixed[0].fingerprint
+        found = resolve(wanted, seen, PeerStore(self.net.data_dir).all(), final=True)
+        for warning in found.warnings:
+            self.events.put(fe.Problem(warning))
+        if found.peer is not None:
+            return found.peer.host, found.peer.port, found.peer.fingerprint
+        if found.choices:
+            raise HostPortError(f"several devices answer {wanted!r}:\n{listing(found.choices)}\ncompare the "
+                                "fingerprints with the other screen and choose one in the lobby")
+        if found.refused is not None:
+            raise HostPortError(found.refused)
         try:
             host, port = parse_host_port(text)
         except HostPortError:
@@ -315,7 +328,7 @@ class NetBridge:
             if peer.fingerprint not in self._pinned_before:
                 self.events.put(fe.PeerRemembered(peer.name, peer.fingerprint))
         self._pinned_before = None
-        self._shown = None   # the peer's lobby state is now "paired"
+        self._pins = None   # the peer's lobby state is now "paired"
 
     # ---- the lobby ----
 
@@ -337,8 +350,9 @@ class NetBridge:
     def _peers(self) -> tuple[fe.LobbyPeer, ...]:
         if self._disc is None:
             return ()
-        paired = {p.fingerprint for p in PeerStore(self.net.data_dir).all()}
-        return peers_snapshot(self._disc.peers.values(), paired, self.net.identity.fingerprint)
+        if self._pins is None:
+            self._pins = PeerStore(self.net.data_dir).all()
+        return peers_snapshot(self._disc.peers.values(), self._pins, self.net.identity.fingerprint)
 
     def _me(self) -> fe.Me:
         if self._disc is not None:

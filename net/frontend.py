@@ -16,7 +16,9 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class LobbyPeer:
-    """One game under PEERS (04/U59). ``state``: "paired", "new" or "in a game"."""
+    """One game under PEERS (04/U59). ``state``: "paired", "new" or "in a game"; names are
+    claims, so a name shared with another identity, or a pinned peer's name used by another
+    identity, is marked (``net.peer_names``)."""
 
     key: str            # the discovery instance name: pass it to ``Join``
     name: str
@@ -24,6 +26,8 @@ class LobbyPeer:
     state: str
     hosting: bool       # it waits for a guest: ``Join`` it
     address: str        # "host:port" it advertises
+    same_name: bool = False          # another identity advertises the same name (issue 10 item 3)
+    not_pinned_as: str | None = None  # it uses the name of a pinned peer with this fingerprint: possible impostor
 
     @property
     def short_fp(self) -> str:
@@ -119,8 +123,9 @@ class PairingFailed:
 
 @dataclass(frozen=True, slots=True)
 class IdentityWarning:
-    """A remembered peer presented another identity: refused. ``forget``: the command that
-    removes the old pin (or post ``ForgetPeer``), after which the next connection pairs again."""
+    """A remembered peer presented another identity (or a game not the one it advertised): refused.
+    ``forget``: the command that removes the old pin (or post ``ForgetPeer``), after which the next
+    connection pairs again; empty when nothing is pinned."""
 
     message: str
     fingerprint: str
@@ -301,7 +306,8 @@ class UndoAnswered:
 
 @dataclass(frozen=True, slots=True)
 class DrawOffered:
-    """The peer offers a draw (RUL-53): answer with ``AnswerDraw`` during our next turn."""
+    """The peer offers a draw (RUL-53): answer with ``AnswerDraw``; a "yes" posted before our
+    next turn is sent when that turn begins (acceptance is allowed only then)."""
 
     turn: int
 
@@ -309,6 +315,13 @@ class DrawOffered:
 @dataclass(frozen=True, slots=True)
 class DrawDeclined:
     """A draw offer was declined (``by``: "me"/"peer")."""
+
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class DrawLapsed:
+    """A draw offer ran out unanswered at the end of the receiver's next turn (``by``: who offered)."""
 
     by: str
 
@@ -434,12 +447,12 @@ class AnswerUndo:
 
 @dataclass(frozen=True, slots=True)
 class Resign:
-    """Resign during our own turn (RUL-53); needs the signed ``resign`` message (issue 10)."""
+    """Resign during our own turn (RUL-53): the signed ``resign`` message; the other side wins."""
 
 
 @dataclass(frozen=True, slots=True)
 class OfferDraw:
-    """Offer a draw during our own turn (RUL-53); needs the ``draw-offer`` message (issue 10)."""
+    """Offer a draw during our own turn (RUL-53); it stands until the end of the peer's next turn."""
 
 
 @dataclass(frozen=True, slots=True)

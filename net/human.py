@@ -35,6 +35,7 @@ class HumanDriver:
         self._shown: tuple[Any, ...] | None = None   # what the last status event said
         self._setup_shown: fe.SetupChanged | None = None
         self._undo_by = "me"                 # whose undo request is open (the answer says only yes/no)
+        self._accept_draw = False            # "yes" to the peer's draw offer, sent at our next turn
 
     # ---- called by the bridge (in the loop) ----
 
@@ -60,9 +61,19 @@ class HumanDriver:
         self.match = match
         self._status(match)
         self._current = None
+        play = match.play
+        if self._accept_draw and play is not None and play.my_move():
+            self._accept_draw = False   # RUL-53: accepted now, in our turn after the offer
+            if play.draw_offer is not None and play.draw_offer[0] == "peer":
+                return play.answer_draw(True)
         if not self.commands:
             return None
         self._current = self.commands.popleft()
+        if (isinstance(self._current, fe.AnswerDraw) and self._current.yes and play is not None
+                and not play.my_move() and play.draw_offer is not None
+                and play.draw_offer[0] == "peer"):
+            self._accept_draw = True     # kept until our turn, when acceptance is allowed
+            return self.decide(match)
         return self._convert(match, self._current)
 
     def on_event(self, event: Event) -> None:
@@ -98,14 +109,12 @@ class HumanDriver:
             return send
         if isinstance(cmd, fe.AnswerUndo):
             return play.answer_undo(cmd.yes, cmd.reason)
-        hook = {fe.Resign: "resign", fe.OfferDraw: "offer_draw", fe.AnswerDraw: "answer_draw"}.get(type(cmd))
-        if hook is not None:
-            # Resignation and draws are signed messages of issue 10 (net.lockstep Resign, DrawOffer,
-            # DrawAnswer); until they exist the command is refused, and works once they land.
-            method = getattr(play, hook, None)
-            if method is None:
-                raise RuntimeError(f"{hook.replace('_', ' ')} is not available in this version of the protocol")
-            return method(cmd.yes) if isinstance(cmd, fe.AnswerDraw) else method()
+        if isinstance(cmd, fe.Resign):
+            return play.resign()
+        if isinstance(cmd, fe.OfferDraw):
+            return play.offer_draw()
+        if isinstance(cmd, fe.AnswerDraw):
+            return play.answer_draw(cmd.yes)
         raise ValueError(f"not a game command: {cmd!r}")
 
     # ---- status: what the player is waiting for ----
@@ -220,6 +229,10 @@ class HumanDriver:
     def _on_draw_declined(self, data: dict[str, Any]) -> None:
         self.emit(fe.DrawDeclined("me" if data["by"] == "us" else "peer"))
 
+    def _on_draw_lapsed(self, data: dict[str, Any]) -> None:
+        self._accept_draw = False
+        self.emit(fe.DrawLapsed("me" if data["by"] == "us" else "peer"))
+
     def _on_link_up(self, data: dict[str, Any]) -> None:
         self.match = data["match"]
         self._shown, self._setup_shown = None, None   # show where we stand again after a resume
@@ -263,8 +276,9 @@ _EVENTS: dict[str, Callable[[HumanDriver, dict[str, Any]], None]] = {
     "undo-answer": HumanDriver._on_undo_answer,
     "undo-refused": HumanDriver._on_undo_refused,
     "game-over": HumanDriver._on_game_over,
-    "draw-offer": HumanDriver._on_draw_offer,       # issue 10 (RUL-53), once it lands
+    "draw-offer": HumanDriver._on_draw_offer,       # issue 10 (RUL-53)
     "draw-declined": HumanDriver._on_draw_declined,
+    "draw-offer-lapsed": HumanDriver._on_draw_lapsed,
     "link-up": HumanDriver._on_link_up,
     "link-lost": HumanDriver._on_link_lost,
 }

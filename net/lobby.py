@@ -13,21 +13,26 @@ import ifaddr
 
 from net.discovery import PeerInfo, suitable_addresses
 from net.frontend import Diagnosis, LobbyPeer, Reason
+from net.peer_names import mark
+from net.peers import KnownPeer
 
 #: interface name prefixes of VPNs, containers and virtual machines: mDNS there reaches no laptop
 VIRTUAL_PREFIXES = ("docker", "br-", "veth", "virbr", "vboxnet", "vmnet", "tun", "tap", "wg", "zt",
                     "tailscale", "utun", "lxc", "lxd", "podman", "cni", "flannel", "vEthernet")
 
 
-def peers_snapshot(seen: Iterable[PeerInfo], paired: set[str], own_fp: str) -> tuple[LobbyPeer, ...]:
-    """PEERS as the lobby lists them: "in a game" (advertised as playing), "paired" or "new"."""
+def peers_snapshot(seen: Iterable[PeerInfo], pins: Iterable[KnownPeer], own_fp: str) -> tuple[LobbyPeer, ...]:
+    """PEERS as the lobby lists them: "in a game" (advertised as playing), "paired" or "new",
+    with the marks of ``net.peer_names`` (a shared name; a pinned peer's name on another identity)."""
+    games = [p for p in seen if p.fingerprint != own_fp]   # another window of this installation: not an opponent
+    pins = list(pins)
+    paired = {p.fingerprint for p in pins}
     out = []
-    for p in seen:
-        if p.fingerprint == own_fp:   # another window of this installation: not an opponent
-            continue
+    for m in mark(games, pins):
+        p = m.peer
         state = "in a game" if p.status == "playing" else "paired" if p.fingerprint in paired else "new"
         out.append(LobbyPeer(p.instance, p.name, p.fingerprint, state, p.status == "hosting" and p.port > 0,
-                             f"{p.host}:{p.port}"))
+                             f"{p.host}:{p.port}", m.duplicate, m.not_pinned_as))
     return tuple(sorted(out, key=lambda q: (q.name, q.key)))
 
 

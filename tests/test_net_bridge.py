@@ -20,8 +20,7 @@ from net import frontend as fe
 from net.bridge import BridgeConfig, NetBridge
 from net.lobby import diagnose, peers_snapshot
 from net.discovery import PeerInfo
-from net.lockstep import Lockstep
-from net.peers import PeerStore
+from net.peers import KnownPeer, PeerStore
 from net_helpers import FAST, make_cfg
 
 LOOPBACK = ["127.0.0.1"]
@@ -133,6 +132,9 @@ def _setup(host: Player, guest: Player) -> dict[str, Player]:
     assert (answer.accepted, answer.by, answer.reason) == (False, "peer", "keep the standard tank range")
     assert host.wait(fe.RuleChangeAnswered, lambda e: e.rid == asked2.rid).by == "me"
 
+    guest.post(fe.RequestRuleChange("gov_white", "monarchy"))   # 04/U21: governments are never requested
+    refused = guest.wait(fe.CommandRefused)
+    assert refused.reason == "gov_white is chosen secretly by its player, not requested"
     for p in (host, guest):
         p.wait(fe.SetupChanged, lambda e: e.ready and all(r.status != "pending" for r in e.requests)
                and len(e.requests) == 2)
@@ -205,7 +207,8 @@ def _check_draw_by_ply_limit(by_colour: dict[str, Player], over: dict[str, fe.Ga
 
 def test_two_people_pair_negotiate_play_and_finish_through_the_bridge(players: tuple[Player, Player]) -> None:
     """04/U59: both see each other in PEERS, pair with the same code confirmed on both; 04/U61: one
-    rule change approved, one rejected; 12 turns played by Act commands, an undo request rejected
+    rule change approved, one rejected; 04/U21: each government chosen secretly, never requested
+    (a request for one is refused), both shown once the rules are agreed; 12 turns played by Act commands, an undo request rejected
     (the state unchanged), and the game over on both (RUL-53 ply limit)."""
     host, guest = players
     by_colour = _setup(host, guest)
@@ -292,16 +295,24 @@ def test_refused_pairing_pins_nothing_and_says_so_on_both(players: tuple[Player,
 
 
 def test_lobby_states_paired_new_and_in_a_game() -> None:
-    """04/U59: each peer shows paired / new / in a game; ME (another window of ours) is not a peer."""
+    """04/U59: each peer shows paired / new / in a game; ME (another window of ours) is not a peer;
+    a shared name and a pinned peer's name on another identity are marked."""
     fps = ["a" * 64, "b" * 64, "c" * 64, "d" * 64]
     seen = [PeerInfo("Cy", 1, fps[2], "playing", "10.0.0.3", 4003, "wec-c"),
             PeerInfo("Al", 1, fps[0], "hosting", "10.0.0.1", 4001, "wec-a"),
             PeerInfo("Bo", 1, fps[1], "idle", "10.0.0.2", 0, "wec-b"),
             PeerInfo("Me", 1, fps[3], "idle", "10.0.0.4", 0, "wec-d")]
-    assert peers_snapshot(seen, paired={fps[0], fps[2]}, own_fp=fps[3]) == (
+    pins = [KnownPeer(fps[0], "", "", "", "Al"), KnownPeer(fps[2], "", "", "", "Cy")]
+    assert peers_snapshot(seen, pins, own_fp=fps[3]) == (
         fe.LobbyPeer("wec-a", "Al", fps[0], "paired", True, "10.0.0.1:4001"),
         fe.LobbyPeer("wec-b", "Bo", fps[1], "new", False, "10.0.0.2:0"),
         fe.LobbyPeer("wec-c", "Cy", fps[2], "in a game", False, "10.0.0.3:4003"))
+    # names are claims: a second "Al" is marked as not the pinned one, and both "Bo"s as sharing a name
+    more = seen + [PeerInfo("Al", 1, "e" * 64, "hosting", "10.0.0.5", 4005, "wec-e"),
+                   PeerInfo("Bo", 1, "f" * 64, "idle", "10.0.0.6", 0, "wec-f")]
+    marked = {p.key: (p.same_name, p.not_pinned_as) for p in peers_snapshot(more, pins, own_fp=fps[3])}
+    assert marked == {"wec-a": (True, None), "wec-e": (True, fps[0]), "wec-b": (True, None),
+                      "wec-f": (True, None), "wec-c": (False, None)}
 
 
 def test_empty_lobby_diagnosis_names_the_causes_and_this_laptops_addresses() -> None:
@@ -393,19 +404,60 @@ def test_an_empty_lobby_explains_why_and_shows_this_laptops_addresses(tmp_path: 
 
 
 def test_resign_in_ones_own_turn_ends_the_game_on_both_screens(players: tuple[Player, Player]) -> None:
-    """RUL-53: resignation during one's own turn; the other side wins, on both screens. Until the
-    signed resign message (issue 10) is in ``net.lockstep``, the command is refused with the reason."""
+    """RUL-53: resignation during one's own turn (not in the other's); the other side wins, on
+    both screens."""
     host, guest = players
     by_colour = _setup(host, guest)
     black, white = by_colour["black"], by_colour["white"]
     black.wait(fe.YourTurn)
+    white.post(fe.Resign())
+    refused = white.wait(fe.CommandRefused, lambda e: e.command == fe.Resign())
+    assert refused.reason.startswith("RUL-53: a player may resign only during its own turn")
     black.post(fe.Resign())
-    if not hasattr(Lockstep, "resign"):
-        refused = black.wait(fe.CommandRefused)
-        assert refused.command == fe.Resign() and refused.reason == "resign is not available in this version of the protocol"
-        return
     results = black.wait(fe.GameOver), white.wait(fe.GameOver)
     assert [r.result for r in results] == ["white", "white"]
     assert results[0].reason == results[1].reason and "black resigned (RUL-53)" in results[0].reason
     assert results[0].state_hash == results[1].state_hash
     assert (black.wait(fe.SessionEnded).result, white.wait(fe.SessionEnded).result) == ("white", "white")
+
+
+def test_bad_actions_from_the_window_are_refused_and_change_nothing(players: tuple[Player, Player]) -> None:
+    """03/M0.7 (an illegal move named by its rule), a notation error and an action out of turn are
+    refused with the reason; the position is unchanged on both sides and play goes on."""
+    host, guest = players
+    by_colour = _setup(host, guest)
+    black, white = by_colour["black"], by_colour["white"]
+    turn = black.wait(fe.YourTurn)
+    black.post(fe.Act("MV:DO(1,2)->(9,9)"))
+    refused = black.wait(fe.CommandRefused)
+    assert refused.command == fe.Act("MV:DO(1,2)->(9,9)")
+    assert refused.reason == "03/M0.7: DO(1,2)->(9,9): a non-combat piece cannot take the enemy piece there"
+    black.post(fe.Act("MV:nonsense"))
+    assert black.wait(fe.CommandRefused).reason == "unknown piece type at 4 in 'MV:nonsense'"
+    white.post(fe.Act("END"))
+    assert white.wait(fe.CommandRefused).reason == "not our move"
+    black.post(fe.Act(turn.legal[0]))
+    applied = black.wait(fe.MyActionApplied)
+    seen = white.wait(fe.PeerActed)
+    assert (applied.index, applied.text) == (seen.index, seen.text) == (1, turn.legal[0])
+    assert applied.view.ply == turn.view.ply == 1 and applied.view != turn.view
+
+
+def test_a_draw_offered_and_accepted_ends_the_game_as_a_draw_on_both(players: tuple[Player, Player]) -> None:
+    """RUL-53: Black offers a draw in its turn; White says yes at once (while Black still moves),
+    and the acceptance goes out when White's next turn begins: a draw on both screens."""
+    host, guest = players
+    by_colour = _setup(host, guest)
+    black, white = by_colour["black"], by_colour["white"]
+    turn = black.wait(fe.YourTurn)
+    black.post(fe.OfferDraw())
+    assert white.wait(fe.DrawOffered).turn == 0
+    white.post(fe.AnswerDraw(True))            # not White's turn yet: kept until it is
+    black.post(fe.Act(turn.legal[0]))
+    black.post(fe.Act(black.wait(fe.YourTurn, lambda e: e.index == 1).end_turn))
+    results = black.wait(fe.GameOver), white.wait(fe.GameOver)
+    assert [r.result for r in results] == ["draw", "draw"]
+    assert results[0].reason == results[1].reason and "draw agreed" in results[0].reason
+    assert results[0].state_hash == results[1].state_hash
+    draws = (fe.OfferDraw, fe.AnswerDraw)
+    assert [e for e in black.of(fe.CommandRefused) + white.of(fe.CommandRefused) if isinstance(e.command, draws)] == []

@@ -157,7 +157,7 @@ def _lobby_and_pairing(alice: Window, bob: Window) -> None:
     me = alice.lobby.me
     assert me is not None and me.fingerprint == alice.fp and me.addresses == ("127.0.0.1",)
     assert f"127.0.0.1:{me.port}" in alice.lobby.me_box.html_text
-    bob.shot("lobby")
+    bob.shot("wifi-lobby")
     assert not bob.lobby.connect.is_enabled                 # nothing selected yet
     bob.press(_peer_button(bob, alice.fp))
     bob.press(bob.lobby.connect)
@@ -167,7 +167,7 @@ def _lobby_and_pairing(alice: Window, bob: Window) -> None:
     assert (codes[0].peer_name, codes[1].peer_name) == ("Bob", "Alice")
     for w in both:
         assert w.lobby.code is not None and w.lobby.code.code in w.lobby.dialog_text.html_text
-    alice.shot("pairing-code")
+    alice.shot("wifi-pairing-code")
     for w in both:
         w.press(w.lobby.dialog_buttons["yes"])
     until(both, lambda: all(isinstance(w.shell.screen, SetupScreen) for w in both), "the setup screen on both")
@@ -200,7 +200,7 @@ def _negotiate(alice: Window, bob: Window) -> dict[str, Window]:
     bob.press(bob.setup.request)
     until(both, lambda: alice.setup.dialog is not None, "Bob's request on Alice's screen")
     assert "Turn limit: 12 (standard: no limit)" in alice.setup.dialog_text.html_text
-    alice.shot("rule-request")
+    alice.shot("wifi-rule-request")
     alice.press(alice.setup.approve)
     until(both, lambda: any(a.accepted for a in bob.setup.answers), "the approval on Bob's screen")
     assert bob.setup.answers[-1].changes == (("ply_limit", PLY_LIMIT),)
@@ -257,7 +257,7 @@ def test_two_windows_pair_negotiate_play_undo_and_finish_over_wifi(windows: tupl
     rng = random.Random(9)
     until(both, lambda: bool(black.scene.actions), "Black's move first (04/U61)")
     assert not white.scene.actions and white.scene.banner.startswith("waiting for Black")
-    white.shot("waiting")
+    white.shot("wifi-waiting")
     turns, undo_done = 0, False
     while black.shell.net_session.over is None or white.shell.net_session.over is None:   # type: ignore
         mover = next((w for w in both if w.scene.actions and w.shell.net_session.sent is None), None)  # type: ignore
@@ -293,7 +293,7 @@ def test_two_windows_pair_negotiate_play_undo_and_finish_over_wifi(windows: tupl
             view_before = session.view
             mover.key(pygame.K_z)
             until(both, lambda: other.shell.undo_panel is not None, "the undo request on the other screen")
-            other.shot("undo-request")
+            other.shot("wifi-undo-request")
             other.press(other.shell.undo_buttons["no"])
             until(both, lambda: any(isinstance(e, fe.UndoAnswered) for e in mover.shell.seen), "the answer")
             answer = next(e for e in mover.shell.seen if isinstance(e, fe.UndoAnswered))
@@ -318,7 +318,7 @@ def test_two_windows_pair_negotiate_play_undo_and_finish_over_wifi(windows: tupl
         assert len(ends) == PLY_LIMIT
         assert len(w.shell.net_session.turns) == PLY_LIMIT                # type: ignore[union-attr]
     assert black.shell.net_session.over.state_hash == white.shell.net_session.over.state_hash  # type: ignore
-    black.shot("game-over")
+    black.shot("wifi-game-over")
 
 
 def test_empty_lobby_says_why_with_this_laptops_addresses(tmp_path: Path) -> None:

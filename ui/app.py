@@ -27,7 +27,7 @@ QUIET_EVENTS = frozenset({pygame.MOUSEMOTION, pygame.ACTIVEEVENT, pygame.WINDOWE
                     pygame.AUDIODEVICEADDED, pygame.AUDIODEVICEREMOVED, pygame.NOEVENT})
 #: View switches of a game scene and their defaults (04/U25 reinforcements, U26 words, U28 small boards).
 VIEW_PREFS: dict[str, object] = {"words": True, "show_reinforcements": True, "small_boards": True,
-                                 "piece_set": "simple"}
+                                 "piece_set": "simple", "show_last_seen": True}
 IDLE_WAKE_MS = 250          # a blocked frame loop wakes this often at most (nothing to do)
 POLL_S = 0.02               # without a real screen SDL's wait spins: sleep between polls instead
 

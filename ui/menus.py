@@ -56,7 +56,6 @@ def shortcut_command(key: int, mod: int) -> str | None:
 
 #: Items shown but not built yet, with what to do meanwhile (greyed, the reason in the tooltip).
 NOT_YET = {
-    "last_seen": "last-seen markers are not in this version yet",
 }
 
 

@@ -20,13 +20,13 @@ from engine.view import PlayerView
 from . import art, choices, theme
 from .board_view import DrawnToken, draw_board
 from .cell_view import cell_lines, draw_cell_zoom
-from .layout import LAYOUT, Layout, cell_at, cell_rect
+from .layout import LAYOUT, Layout, cell_at, cell_rect, level_rect
 from .panel_view import (HISTORY_ROW, LIST_ROWS, draw_bar, draw_panel, draw_privacy, draw_status,
                          end_button, history_rect, list_row_rect, wrapped_history)
 from .small_boards import draw_small_boards
 from .words import describe, describe_turn, kind_name
 
-__all__ = ["Apply", "Undo", "Quit", "Dismiss", "Output", "GameScene", "PrivacyScene", "SIDE_NAME"]
+__all__ = ["Apply", "Undo", "Quit", "Dismiss", "LastSeen", "Output", "GameScene", "PrivacyScene", "SIDE_NAME"]
 
 Cell = tuple[int, int]
 SIDE_NAME = {"B": "Black", "W": "White"}
@@ -44,6 +44,17 @@ class Undo(NamedTuple):
 
 class Quit(NamedTuple):
     """The player closed the window or pressed Q."""
+
+
+class LastSeen(NamedTuple):
+    """04/U29: where an enemy piece was last seen before it became hidden, and when."""
+
+    kind: str
+    side: str
+    row: int
+    col: int
+    level: str
+    ply: int
 
 
 class Dismiss(NamedTuple):
@@ -74,6 +85,8 @@ class GameScene:
         self.show_reinforcements = True        # View: reinforcement squares marked (04/U25)
         self.small_dots: list[tuple[str, int, int, str]] = []
         self.piece_set = "simple"              # View: simple or detailed pieces (04/U24)
+        self.last_seen: list[LastSeen] = []    # 04/U29 markers, from the session
+        self.show_last_seen = True             # View: Toggle Continue View (04/U29)
         self.changed = False                   # a quiet event (mouse motion) changed the screen
         self.drawn: list[DrawnToken] = []
 
@@ -216,6 +229,8 @@ class GameScene:
         highlights = choices.targets(self.group) if self.selection else []
         self.drawn = draw_board(surface, self.view, self.selection, highlights, self.cursor, self.lay,
                                 reinforcements=self.show_reinforcements, piece_set=self.piece_set)
+        if self.show_last_seen:
+            self._last_seen_markers(surface)
         heading = "Choose one:" if self.pending else (f"Actions from {self.selection}" if self.selection else "Click a piece")
         words = (lambda a: describe(a, self.view)) if self.words else format_action
         items = [words(a) for a in self.listed()]
@@ -233,6 +248,13 @@ class GameScene:
             if len(lines) > 2 or any(line.startswith("  ") for line in lines):
                 draw_cell_zoom(surface, lines, cell_rect(*self.hover, self.view.player, self.lay))
         return self.drawn
+
+    def _last_seen_markers(self, surface: pygame.Surface) -> None:
+        """04/U29: a see-through picture where each enemy piece was last seen."""
+        for m in self.last_seen:
+            strip = level_rect(cell_rect(m.row, m.col, self.view.player, self.lay), m.level, self.lay)
+            img = art.ghost_image(m.kind, m.side, m.level, "", strip.height - 1, self.piece_set)
+            surface.blit(img, (strip.right - img.get_width(), strip.y))
 
     def _selected_picture(self, surface: pygame.Surface) -> None:
         """04/U4: a picture of the selected piece (the detailed set), with its name."""

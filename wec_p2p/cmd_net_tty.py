@@ -190,7 +190,7 @@ class _Terminal:
         for peer in e.peers:
             if peer.hosting and (peer.name.lower() == wanted or (len(wanted) >= 8 and peer.fingerprint.startswith(wanted))):
                 self.say(f"found {peer.name!r} ({peer.short_fp}) at {peer.address}")
-                self._join(peer.key)
+                self._join(self.args.peer)   # the bridge decides whom the name means (names are claims)
                 return
 
     def _on_NothingFound(self, e: fe.NothingFound) -> None:
@@ -311,10 +311,14 @@ class _Terminal:
                  + (f" ({e.reason})" if e.reason else ""))
 
     def _on_DrawOffered(self, e: fe.DrawOffered) -> None:
-        self._ask("draw", None, "the other player offers a draw: accept (during your next turn)?")
+        self._ask("draw", None, "the other player offers a draw: accept? (a yes is sent when your next turn begins)")
 
     def _on_DrawDeclined(self, e: fe.DrawDeclined) -> None:
         self.say(f"the draw offer was declined by {'you' if e.by == 'me' else 'the other player'}")
+
+    def _on_DrawLapsed(self, e: fe.DrawLapsed) -> None:
+        self.questions = [q for q in self.questions if q[0] != "draw"]
+        self.say("the draw offer ran out unanswered")
 
     def _on_GameOver(self, e: fe.GameOver) -> None:
         self.say(f"game over: {e.result} ({e.reason})")
