@@ -342,3 +342,54 @@ def test_empty_lobby_says_why_with_this_laptops_addresses(tmp_path: Path) -> Non
     finally:
         w.shell.close_bridge()
         pygame.quit()
+
+
+def test_resign_from_the_window_ends_the_game_on_both_screens(windows: tuple[Window, Window]) -> None:
+    """RUL-53: Resign during one's own turn, confirmed in a dialog; the other side wins, on both
+    screens, with the same final state."""
+    alice, bob = windows
+    both = (alice, bob)
+    _lobby_and_pairing(alice, bob)
+    by_colour = _negotiate(alice, bob)
+    black, white = by_colour["black"], by_colour["white"]
+    until(both, lambda: bool(black.scene.actions), "Black's turn")
+    black.press(black.shell.game_buttons["resign"])
+    assert black.shell.question == "resign"
+    black.press(black.shell.undo_buttons["yes"])
+    until(both, lambda: all(w.shell.net_session.over is not None for w in both), "game over on both")  # type: ignore
+    overs = [w.shell.net_session.over for w in both]                     # type: ignore[union-attr]
+    assert [o.result for o in overs] == ["white", "white"]               # type: ignore[union-attr]
+    assert all("black resigned (RUL-53)" in o.reason for o in overs)     # type: ignore[union-attr]
+    assert overs[0].state_hash == overs[1].state_hash                    # type: ignore[union-attr]
+    for w in both:
+        assert w.scene._title().startswith("Game over: White wins")
+        assert "Game over: White wins" in w.shell.notice.text_block.html_text   # type: ignore[union-attr]
+        assert not w.shell.game_buttons
+
+
+def test_a_draw_offered_in_the_window_and_accepted_ends_the_game_drawn(windows: tuple[Window, Window]) -> None:
+    """RUL-53: White offers a draw during its turn (after its Move); Black accepts in the dialog;
+    the game is drawn on both screens."""
+    alice, bob = windows
+    both = (alice, bob)
+    _lobby_and_pairing(alice, bob)
+    by_colour = _negotiate(alice, bob)
+    black, white = by_colour["black"], by_colour["white"]
+    rng = random.Random(3)
+    for mover in (black, white):                       # one Move and End Turn each
+        until(both, lambda: bool(mover.scene.actions) and mover.shell.net_session.sent is None, "a turn")  # type: ignore
+        _, (src, dst) = _clicks_for(mover.scene, rng)
+        mover.click(src)
+        mover.click(dst)
+        until(both, lambda: any(isinstance(a, EndTurn) for a in mover.scene.actions), "the Move applied")
+        if mover is white:
+            mover.press(mover.shell.game_buttons["draw"])
+            until(both, lambda: black.shell.question == "draw", "the offer on Black's screen")
+            black.press(black.shell.undo_buttons["yes"])
+        mover.click(end_button().center)
+    until(both, lambda: all(w.shell.net_session.over is not None for w in both), "game over on both")  # type: ignore
+    overs = [w.shell.net_session.over for w in both]                     # type: ignore[union-attr]
+    assert [o.result for o in overs] == ["draw", "draw"]                 # type: ignore[union-attr]
+    assert overs[0].reason == overs[1].reason and overs[0].state_hash == overs[1].state_hash  # type: ignore
+    for w in both:
+        assert w.scene._title().startswith("Game over: Draw")

@@ -26,7 +26,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from net.identity import load_or_create
-from net.licence import NETWORK_FEATURE, sign_token
+from test_net_cli import activated
 
 LAUNCH = ("import sys, net.vendor_key as v; v.VENDOR_PUBLIC_KEY = bytes.fromhex(sys.argv[1]); "
           "from wec_p2p.cli import main; sys.exit(main(sys.argv[2:]))")
@@ -36,14 +36,8 @@ PLY_LIMIT = 12
 
 
 def _activated(tmp: Path, name: str, vendor: Ed25519PrivateKey) -> dict[str, str]:
-    d = tmp / name
-    d.mkdir()
-    identity = load_or_create(d)
-    token = sign_token(vendor, licence_id=f"lic-{name}", device_fingerprint=identity.fingerprint,
-                       issued_at=int(time.time()), edition="standard", features=[NETWORK_FEATURE])
-    (d / "licence.token").write_bytes(token)
-    return {**os.environ, "WEC_DATA_DIR": str(d), "PYTHONUNBUFFERED": "1", "SDL_VIDEODRIVER": "dummy",
-            "SDL_AUDIODRIVER": "dummy"}
+    """An activated installation (tests/test_net_cli.py), its window on the SDL dummy driver."""
+    return {**activated(tmp, name, vendor), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
 
 
 class Win:

@@ -50,9 +50,13 @@ class NetGameScene(GameScene):
 
     def __init__(self, view: PlayerView, actions: list[Action], history: list[str], status: str = "",
                  error: bool = False, lay: Layout = LAYOUT, last_cells: tuple[tuple[int, int], ...] = (),
-                 last_words: str = "", banner: str = "") -> None:
+                 last_words: str = "", banner: str = "", over: str = "") -> None:
         super().__init__(view, actions, history, status, error, lay)
-        self.last_cells, self.last_words, self.banner = last_cells, last_words, banner
+        self.last_cells, self.last_words, self.banner, self.over = last_cells, last_words, banner, over
+
+    def _title(self) -> str:
+        """As on the hotseat board; a game ended by the protocol (resigned, agreed draw) says so too."""
+        return self.over or super()._title()
 
     def starting(self) -> None:
         """The banner ("waiting for White…", "connection lost…") is the first status shown."""
@@ -119,7 +123,14 @@ class NetSession:
             last_cells = _cells(text)
             last_words = f"{SIDE_NAME[_other(self.side)]}: {last_words}"
         return NetGameScene(self.view, [] if self.sent or self.lost else self.legal, self.history(),
-                            status, error, last_cells=last_cells, last_words=last_words, banner=self.banner)
+                            status, error, last_cells=last_cells, last_words=last_words, banner=self.banner,
+                            over=self._over_title())
+
+    def _over_title(self) -> str:
+        if self.over is None:
+            return ""
+        winner = {"white": "White wins", "black": "Black wins"}.get(self.over.result, "Draw")
+        return f"Game over: {winner}, {self.over.reason}"
 
     def history(self) -> list[str]:
         """Finished turns and the one in progress, in words."""
@@ -220,7 +231,12 @@ class NetSession:
         elif isinstance(ev, fe.DrawOffered):
             self.draw_offered = True
         elif isinstance(ev, fe.DrawDeclined):
-            self.notice, self.notice_error = "the draw offer was declined", False
+            self.draw_offered = False
+            who = "you" if ev.by == "me" else "the other player"
+            self.notice, self.notice_error = f"the draw offer was declined by {who} (RUL-53)", False
+        elif isinstance(ev, fe.DrawLapsed):
+            self.draw_offered = False
+            self.notice, self.notice_error = "the draw offer lapsed unanswered (RUL-53)", False
         else:
             return False
         return True

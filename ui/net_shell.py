@@ -61,8 +61,10 @@ class NetShell(Shell):
         self.peer_name = "the other player"
         self.agreed: fe.RulesAgreed | None = None
         self.seen: list[Any] = []            # every bridge event, in order (tests read it)
-        self.undo_panel: UIPanel | None = None
+        self.undo_panel: UIPanel | None = None      # a question to answer: undo, draw, resign
         self.undo_buttons: dict[str, UIButton] = {}
+        self.question = ""                          # "undo", "draw" (the peer's offer) or "resign" (ours)
+        self.game_buttons: dict[str, UIButton] = {}  # Offer a draw, Resign (RUL-53)
         self.notice: UIMessageWindow | None = None
         if home:
             self.open_home()
@@ -204,6 +206,12 @@ class NetShell(Shell):
                 self.menu.set_context(self.context())
                 if isinstance(ev, fe.UndoRequested):
                     self._undo_dialog(ev)
+                elif isinstance(ev, fe.DrawOffered):
+                    who = SIDE_NAME["W" if session.side == "B" else "B"]
+                    self._ask("draw", f"<b>{who} offers a draw</b> (RUL-53). Answer during your turn.",
+                              "Accept the draw", "Decline")
+                elif isinstance(ev, (fe.DrawLapsed, fe.DrawDeclined)) and self.question == "draw":
+                    self._close_undo()
                 elif isinstance(ev, fe.GameOver):
                     self._game_over(ev)
             return
@@ -261,39 +269,74 @@ class NetShell(Shell):
                      f"{value_words('competitive', ev.view.options.competitive)}")
         self.notice = UIMessageWindow(pygame.Rect(300, 150, 620, 320), "<br><br>".join(lines), self.manager,
                                       window_title="The agreed rules")
+        y = self.lay.board_y + self.lay.board_size + 8
+        self.game_buttons = {
+            "draw": UIButton(pygame.Rect(self.lay.width - 290, y, 140, 30), "Offer a draw", self.manager,
+                             tool_tip_text="during your turn (RUL-53)"),
+            "resign": UIButton(pygame.Rect(self.lay.width - 140, y, 120, 30), "Resign", self.manager,
+                               tool_tip_text="during your turn (RUL-53)")}
 
     def _undo_dialog(self, ev: fe.UndoRequested) -> None:
         session = self.net_session
         assert session is not None
-        self._close_undo()
         who = SIDE_NAME["W" if session.side == "B" else "B"]
+        self._ask("undo", f"<b>{who} asks to take back its last action</b> (action {ev.index}, 04/U31).",
+                  "Allow the undo", "Refuse")
+
+    def _ask(self, kind: str, html: str, yes: str, no: str) -> None:
+        """A question over the board with two answers (the undo request, a draw offer, resigning)."""
+        self._close_undo()
         self.undo_panel = UIPanel(pygame.Rect(380, 250, 560, 200), starting_height=10, manager=self.manager)
-        UITextBox(f"<b>{who} asks to take back its last action</b> (action {ev.index}, 04/U31).",
-                  pygame.Rect(10, 10, 536, 110), self.manager, container=self.undo_panel)
+        UITextBox(html, pygame.Rect(10, 10, 536, 110), self.manager, container=self.undo_panel)
         self.undo_buttons = {
-            "yes": UIButton(pygame.Rect(10, 136, 260, 44), "Allow the undo", self.manager, container=self.undo_panel),
-            "no": UIButton(pygame.Rect(286, 136, 260, 44), "Refuse", self.manager, container=self.undo_panel)}
+            "yes": UIButton(pygame.Rect(10, 136, 260, 44), yes, self.manager, container=self.undo_panel),
+            "no": UIButton(pygame.Rect(286, 136, 260, 44), no, self.manager, container=self.undo_panel)}
+        self.question = kind
+
+    def _answer(self, kind: str, yes: bool) -> None:
+        session = self.net_session
+        assert session is not None
+        self._close_undo()
+        if kind == "undo":
+            session.answer_undo(yes, "" if yes else "refused on the other laptop")
+            self.driver.refresh(status="undo " + ("allowed" if yes else "refused"))
+        elif kind == "draw":
+            session.draw_offered = False
+            self._post(fe.AnswerDraw(yes))
+            self.driver.say("draw accepted" if yes else "draw declined")
+        elif kind == "resign" and yes:
+            self._post(fe.Resign())
+            self.driver.say("you resigned")
 
     def _close_undo(self) -> None:
         if self.undo_panel is not None:
             self.undo_panel.kill()
-        self.undo_panel, self.undo_buttons = None, {}
+        self.undo_panel, self.undo_buttons, self.question = None, {}, ""
 
     def _game_over(self, ev: fe.GameOver) -> None:
         self._close_undo()
+        for button in self.game_buttons.values():
+            button.kill()
+        self.game_buttons = {}
         winner = {"white": "White wins", "black": "Black wins"}.get(ev.result, "A draw")
         self.notice = UIMessageWindow(pygame.Rect(380, 250, 560, 220),
                                       f"<b>Game over: {winner}</b><br><br>{ev.reason}", self.manager,
                                       window_title="Game over")
 
     def _widget_event(self, e: pygame.event.Event) -> bool:
-        if e.type == pygame_gui.UI_BUTTON_PRESSED and self.undo_buttons:
+        if e.type == pygame_gui.UI_BUTTON_PRESSED and self.undo_buttons and self.net_session is not None:
             for name, button in self.undo_buttons.items():
-                if e.ui_element is button and self.net_session is not None:
-                    self._close_undo()
-                    self.net_session.answer_undo(name == "yes", "" if name == "yes" else "refused on the other laptop")
-                    self.driver.refresh(status="undo " + ("allowed" if name == "yes" else "refused"))
+                if e.ui_element is button:
+                    self._answer(self.question, name == "yes")
                     return True
+        if e.type == pygame_gui.UI_BUTTON_PRESSED and self.game_buttons:
+            if e.ui_element is self.game_buttons.get("draw"):
+                self._post(fe.OfferDraw())
+                self.driver.say("draw offered: the other player answers during their turn (RUL-53)")
+                return True
+            if e.ui_element is self.game_buttons.get("resign"):
+                self._ask("resign", "<b>Resign this game?</b> The other player wins (RUL-53).", "Resign", "Play on")
+                return True
         if self.screen is not None and self.options is None and self.editor is None and self.dialog is None:
             if self._over_menu(e):
                 return True

@@ -139,7 +139,7 @@ def screen_model(shell: NetShell) -> dict[str, Any]:
             "end": list(end_button().center), "turn_actions": len(v.turn.actions) if v.turn else 0,
             "selection": list(scene.selection) if scene.selection else None,
             "turns": len(session.turns), "view_key": view_key(v), "lost": session.lost,
-            "sent": session.sent, "undo_asked": shell.undo_panel is not None,
+            "sent": session.sent, "undo_asked": shell.question == "undo", "question": shell.question,
             "over": None if session.over is None else [session.over.result, session.over.reason,
                                                        session.over.state_hash],
             "title": scene._title()}
