@@ -6,13 +6,16 @@ A ``GameState`` is treated as immutable by callers: ``engine.rules.apply_action`
 from __future__ import annotations
 
 import hashlib
+import weakref
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import msgpack
 
 from .actions import Action, Drop, Exchange, Fire, Move, PickUp, Reinforce, Result, Transport
+from .notation import format_action, format_turn
 from .options import Options
+from .record import current_turn
 
 BLACK, WHITE = "B", "W"
 Square = tuple[int, int]
@@ -123,8 +126,8 @@ class GameState:
 
     __slots__ = ("options", "pieces", "art_code", "art_ready", "ground", "ply", "turn",
                  "reinforcements", "next_sid", "locks", "reveals", "projectiles", "result",
-                 "end_reason", "history", "record", "actions", "start", "parent", "_cache",
-                 "hits", "next_pid", "orders")
+                 "end_reason", "history", "record", "actions", "start", "_undo", "_cache",
+                 "_seg", "hits", "next_pid", "orders", "__weakref__")
 
     def __init__(self, options: Options) -> None:
         self.options = options
@@ -148,12 +151,20 @@ class GameState:
         self.record = TurnRecord()                    # current turn's parts
         self.actions: tuple[Action, ...] = ()         # current turn's actions, in played order
         self.start: dict[str, Any] = {}               # the starting position (for saves/replay)
-        self.parent: GameState | None = None          # previous state, for undo; not serialised
-        self._cache: dict[Any, Any] = {}
+        self._undo: tuple[Any, ...] | None = None     # the way back to the previous state (undo)
+        self._cache: dict[Any, Any] = {}              # derived from this state alone
+        self._seg: dict[Any, Any] = {}                # packed parts, shared along a game
 
-    # -- copying -----------------------------------------------------------------------------
+    # -- copying and undo ---------------------------------------------------------------------
     def clone(self) -> "GameState":
-        """A copy that can be changed without touching this state; its parent is this state."""
+        """A copy that can be changed without touching this state; its parent is this state.
+
+        The copy holds this state until the copy is itself cloned: then (its changes done) it
+        keeps only an undo record, the parts that differ from this state, and a weak reference
+        to this state, which ``parent`` returns while anyone else still holds it."""
+        u = self._undo
+        if u is not None and u[0] is _HELD:
+            self._seal(u[1])
         new = GameState.__new__(GameState)
         new.options = self.options
         new.pieces = dict(self.pieces)
@@ -176,9 +187,45 @@ class GameState:
         new.record = self.record.copy()
         new.actions = self.actions
         new.start = self.start
-        new.parent = self
+        new._undo = (_HELD, self)
         new._cache = {}
+        new._seg = self._seg
         return new
+
+    def _seal(self, parent: "GameState") -> None:
+        """Replace the hold on ``parent`` by an undo record (this state's changes are done)."""
+        pu = parent._undo
+        if pu is not None and pu[0] is _HELD:
+            parent._seal(pu[1])
+        self._undo = (_SEALED, weakref.ref(parent), _delta(parent, self), parent._undo)
+
+    @property
+    def parent(self) -> "GameState | None":
+        """The state before the last action (None at a game's start or after loading bytes):
+        the very object while it is held elsewhere, else rebuilt from the undo record."""
+        u = self._undo
+        if u is None:
+            return None
+        if u[0] is _HELD:
+            return u[1]
+        _, ref, delta, link = u
+        prev = ref()
+        if prev is None:
+            prev = _rebuild(self, delta, link)
+            self._undo = (_SEALED, weakref.ref(prev), delta, link)
+        return prev
+
+    def detached(self) -> "GameState":
+        """An equal state that keeps no other state alive: only the undo record leads back
+        (what a long game holds; for the benchmarks and tests of undo)."""
+        u = self._undo
+        if u is not None and u[0] is _HELD:
+            self._seal(u[1])
+            u = self._undo
+        out = _rebuild(self, (), None)
+        if u is not None:
+            out._undo = (_SEALED, _DEAD, u[2], u[3])
+        return out
 
     def touch(self) -> None:
         """Forget cached occupancy and visibility after a change."""
@@ -240,6 +287,110 @@ class GameState:
             self._cache.clear()
 
 
+# -- undo records ------------------------------------------------------------------------------
+
+_HELD, _SEALED = "held", "sealed"
+_GONE = object()                 # a key the previous state's dict did not have
+
+
+def _DEAD() -> None:
+    """A weak reference whose object is gone."""
+    return None
+
+
+_SCALARS = ("options", "art_code", "ply", "turn", "next_sid", "projectiles", "next_pid",
+            "result", "end_reason", "start")
+_DICTS = ("art_ready", "ground", "reinforcements", "locks", "reveals", "hits")
+_GROWING = ("history", "orders", "actions")
+
+
+def _dict_delta(old: dict[Any, Any], new: dict[Any, Any]) -> dict[Any, Any]:
+    """Old values of the keys whose value changed, appeared (``_GONE``) or disappeared."""
+    out = {}
+    get = old.get
+    for k, v in new.items():
+        was = get(k, _GONE)
+        if was is not v:
+            out[k] = was
+    if len(old) > len(new) - sum(1 for v in out.values() if v is _GONE):
+        for k, v in old.items():
+            if k not in new:
+                out[k] = v
+    return out
+
+
+def _delta(old: GameState, new: GameState) -> tuple[tuple[str, Any], ...]:
+    """What ``old`` has that ``new`` does not, as (attribute, old value or change) pairs."""
+    out: list[tuple[str, Any]] = []
+    for name in _SCALARS:
+        was = getattr(old, name)
+        if getattr(new, name) is not was:
+            out.append((name, was))
+    if old.pieces != new.pieces:
+        out.append(("pieces", _dict_delta(old.pieces, new.pieces)))
+    for name in _DICTS:
+        was = getattr(old, name)
+        if was != getattr(new, name):
+            out.append((name, _dict_delta(was, getattr(new, name))))
+    for name in _GROWING:
+        was, now = getattr(old, name), getattr(new, name)
+        if was is not now:
+            n = len(was)
+            # a line or an action appended: the old value is a prefix of the new one
+            out.append((name, n if n <= len(now) and now[:n] == was else was))
+    if old.record != new.record:
+        r = old.record
+        out.append(("record", (r.move, tuple(r.transports), tuple(r.fires), r.pickup,
+                               r.exchange, r.reinforce, r.drop, tuple(r.results))))
+    return tuple(out)
+
+
+def _rebuild(state: GameState, delta: tuple[tuple[str, Any], ...],
+             link: tuple[Any, ...] | None) -> GameState:
+    """The state ``delta`` leads back to from ``state``; its own way back is ``link``."""
+    prev = GameState.__new__(GameState)
+    prev.options = state.options
+    prev.pieces = dict(state.pieces)
+    prev.art_code = state.art_code
+    prev.art_ready = dict(state.art_ready)
+    prev.ground = dict(state.ground)
+    prev.ply = state.ply
+    prev.turn = state.turn
+    prev.reinforcements = dict(state.reinforcements)
+    prev.next_sid = state.next_sid
+    prev.locks = dict(state.locks)
+    prev.reveals = dict(state.reveals)
+    prev.projectiles = state.projectiles
+    prev.next_pid = state.next_pid
+    prev.hits = dict(state.hits)
+    prev.result = state.result
+    prev.end_reason = state.end_reason
+    prev.history = state.history
+    prev.orders = state.orders
+    prev.record = state.record.copy()
+    prev.actions = state.actions
+    prev.start = state.start
+    prev._undo = link
+    prev._cache = {}
+    prev._seg = state._seg
+    for name, was in delta:
+        if name == "pieces" or name in _DICTS:
+            d = getattr(prev, name)
+            for k, v in was.items():
+                if v is _GONE:
+                    del d[k]
+                else:
+                    d[k] = v
+        elif name in _GROWING:
+            setattr(prev, name, getattr(state, name)[:was] if type(was) is int else was)
+        elif name == "record":
+            m, tr, fi, pu, ex, rf, dr, rs = was
+            prev.record = TurnRecord(m, list(tr), list(fi), pu, ex, rf, dr, list(rs))
+        else:
+            setattr(prev, name, was)
+    return prev
+
+
 # -- canonical serialisation and hash ----------------------------------------------------------
 
 def _piece_row(p: Piece) -> list[Any]:
@@ -258,11 +409,15 @@ def _trip(raw: Any) -> tuple[Any, ...] | None:
     return (aid, level, ply, order, tuple(tuple(sq) for sq in path))
 
 
+def _turn_row(t: TurnState) -> list[Any]:
+    return [t.moved, t.mover, t.fires, sorted(map(list, t.fired)), t.picked, t.dropped,
+            t.exchanged, t.reinforced, sorted(t.acted), sorted(t.transported),
+            [[list(sq), sorted(s)] for sq, s in t.watch], sorted(map(list, t.vacated)),
+            sorted(t.obliged), sorted(t.lost_primary), sorted(t.stunned)]
+
+
 def to_dict(state: GameState) -> dict[str, Any]:
     """Canonical, msgpack-safe form of everything that identifies the state (STYLE state_key)."""
-    from .notation import format_action, format_turn  # late import: notation has no deps on us
-    from .record import current_turn
-
     t = state.turn
     return {
         "v": 1,
@@ -281,10 +436,7 @@ def to_dict(state: GameState) -> dict[str, Any]:
         "hits": sorted([sid, [list(h) for h in hs]] for sid, hs in state.hits.items()),
         "result": state.result,
         "end_reason": state.end_reason,
-        "turn": [t.moved, t.mover, t.fires, sorted(map(list, t.fired)), t.picked, t.dropped,
-                 t.exchanged, t.reinforced, sorted(t.acted), sorted(t.transported),
-                 [[list(sq), sorted(s)] for sq, s in t.watch], sorted(map(list, t.vacated)),
-                 sorted(t.obliged), sorted(t.lost_primary), sorted(t.stunned)],
+        "turn": _turn_row(t),
         "history": list(state.history),
         "orders": list(state.orders),
         "record": format_turn(current_turn(state)),
@@ -340,12 +492,134 @@ def from_dict(data: dict[str, Any]) -> GameState:
     return state
 
 
+_PACK = msgpack.Packer(use_bin_type=True)
+_KEYS = ("v", "options", "ply", "pieces", "articles", "ground", "reinforcements", "next_sid",
+         "locks", "reveals", "projectiles", "next_pid", "hits", "result", "end_reason", "turn",
+         "history", "orders", "record", "actions", "start")
+_K = {k: msgpack.packb(k, use_bin_type=True) for k in _KEYS}
+_HEAD = _PACK.pack_map_header(len(_KEYS)) + _K["v"] + _PACK.pack(1)
+_FMT_LIMIT = 4096                 # formatted parts kept per game (the memo is then restarted)
+
+
+def _same(seg: dict[Any, Any], key: str, value: Any) -> bytes | None:
+    """The packed bytes cached for ``key`` if they were packed from a value equal to ``value``."""
+    e = seg.get(key)
+    if e is not None and (e[0] is value or e[0] == value):
+        return e[1]
+    return None
+
+
+def _packed_dict(seg: dict[Any, Any], key: str, value: dict[Any, Any],
+                 make: Any) -> bytes:
+    """``key: make()`` packed, reused while the dict keeps equal contents (a copy is kept:
+    the dict itself may be changed later)."""
+    b = _same(seg, key, value)
+    if b is None:
+        b = _K[key] + _PACK.pack(make())
+        seg[key] = (dict(value), b)
+    return b
+
+
+def _packed_growing(seg: dict[Any, Any], key: str, value: tuple[str, ...]) -> bytes:
+    """``key: list(value)`` for a tuple of strings that only grows (history, orders): the
+    packed items of the part already seen are kept."""
+    e = seg.get(key)
+    if e is not None and e[0] is not value:
+        old = e[0]
+        n = len(old)
+        if n <= len(value) and value[:n] == old:
+            body = e[1] + b"".join([_PACK.pack(x) for x in value[n:]])
+            e = (value, body)
+            seg[key] = e
+        else:
+            e = None
+    if e is None:
+        e = (value, b"".join([_PACK.pack(x) for x in value]))
+        seg[key] = e
+    return _K[key] + _PACK.pack_array_header(len(value)) + e[1]
+
+
+def _memo(seg: dict[Any, Any]) -> dict[int, tuple[Any, str]]:
+    memo = seg.get("fmt")
+    if memo is None or len(memo) > _FMT_LIMIT:
+        memo = seg["fmt"] = {}
+    return memo
+
+
 def serialise(state: GameState) -> bytes:
-    """Canonical msgpack bytes of the state."""
+    """Canonical msgpack bytes of the state: byte for byte ``packb(to_dict(state))``, put
+    together from parts packed once and reused while they do not change (pieces by value,
+    dicts by contents, the history by its lines)."""
     cached = state._cache.get("bytes")
-    if cached is None:
-        cached = msgpack.packb(to_dict(state), use_bin_type=True)
-        state._cache["bytes"] = cached
+    if cached is not None:
+        return cached
+    seg = state._seg
+    t = state.turn
+    parts = [_HEAD]
+    b = _same(seg, "options", state.options)
+    if b is None:
+        b = _K["options"] + _PACK.pack(state.options.to_dict())
+        seg["options"] = (state.options, b)
+    parts.append(b)
+    parts.append(_K["ply"] + _PACK.pack(state.ply))
+    pieces = state.pieces
+    rows = [_K["pieces"] + _PACK.pack_array_header(len(pieces))]
+    for sid in sorted(pieces):
+        p = pieces[sid]
+        e = seg.get(sid)
+        if e is None or e[0] is not p:
+            e = seg[sid] = (p, _PACK.pack(_piece_row(p)))
+        rows.append(e[1])
+    parts.append(b"".join(rows))
+    e = seg.get("articles")
+    if e is not None and e[0] is state.art_code and e[1] == len(state.art_code) and \
+            e[2] == state.art_ready:
+        parts.append(e[3])
+    else:
+        b = _K["articles"] + _PACK.pack([[a, state.art_code[a], state.art_ready.get(a, 0)]
+                                          for a in sorted(state.art_code)])
+        seg["articles"] = (state.art_code, len(state.art_code), dict(state.art_ready), b)
+        parts.append(b)
+    parts.append(_packed_dict(seg, "ground", state.ground, lambda: [
+        [r, c, list(a)] for (r, c), a in sorted(state.ground.items()) if a]))
+    parts.append(_packed_dict(seg, "reinforcements", state.reinforcements, lambda: [
+        [r, c, *v] for (r, c), v in sorted(state.reinforcements.items())]))
+    parts.append(_K["next_sid"] + _PACK.pack(state.next_sid))
+    parts.append(_packed_dict(seg, "locks", state.locks, lambda: sorted(
+        [k[0], k[1], v] for k, v in state.locks.items())))
+    parts.append(_packed_dict(seg, "reveals", state.reveals, lambda: sorted(
+        [k, v] for k, v in state.reveals.items())))
+    b = _same(seg, "projectiles", state.projectiles)
+    if b is None:
+        b = _K["projectiles"] + _PACK.pack([[p.pid, p.kind, p.side, p.row, p.col, p.dr, p.dc,
+                                             p.strength, p.target, p.created]
+                                            for p in state.projectiles])
+        seg["projectiles"] = (state.projectiles, b)
+    parts.append(b)
+    parts.append(_K["next_pid"] + _PACK.pack(state.next_pid))
+    parts.append(_packed_dict(seg, "hits", state.hits, lambda: sorted(
+        [sid, [list(h) for h in hs]] for sid, hs in state.hits.items())))
+    parts.append(_K["result"] + _PACK.pack(state.result))
+    parts.append(_K["end_reason"] + _PACK.pack(state.end_reason))
+    e = seg.get("turn")
+    if e is not None and e[0] is t:
+        parts.append(e[1])
+    else:
+        b = _K["turn"] + _PACK.pack(_turn_row(t))
+        seg["turn"] = (t, b)
+        parts.append(b)
+    parts.append(_packed_growing(seg, "history", state.history))
+    parts.append(_packed_growing(seg, "orders", state.orders))
+    memo = _memo(seg)
+    parts.append(_K["record"] + _PACK.pack(format_turn(current_turn(state), memo)))
+    parts.append(_K["actions"] + _PACK.pack([format_action(a, memo) for a in state.actions]))
+    b = _same(seg, "start", state.start)
+    if b is None:
+        b = _K["start"] + _PACK.pack(state.start)
+        seg["start"] = (dict(state.start), b)
+    parts.append(b)
+    cached = b"".join(parts)
+    state._cache["bytes"] = cached
     return cached
 
 
