@@ -126,7 +126,7 @@ class GameState:
 
     __slots__ = ("options", "pieces", "art_code", "art_ready", "ground", "ply", "turn",
                  "reinforcements", "next_sid", "locks", "reveals", "projectiles", "result",
-                 "end_reason", "history", "record", "actions", "start", "_undo", "_cache",
+                 "end_reason", "history", "record", "actions", "start", "_prev", "_undo", "_cache",
                  "_seg", "hits", "next_pid", "orders", "__weakref__")
 
     def __init__(self, options: Options) -> None:
@@ -151,7 +151,8 @@ class GameState:
         self.record = TurnRecord()                    # current turn's parts
         self.actions: tuple[Action, ...] = ()         # current turn's actions, in played order
         self.start: dict[str, Any] = {}               # the starting position (for saves/replay)
-        self._undo: tuple[Any, ...] | None = None     # the way back to the previous state (undo)
+        self._prev: Any = None                        # previous state (held, or a weak reference)
+        self._undo: Any = None                        # undo record: the way back (None: none)
         self._cache: dict[Any, Any] = {}              # derived from this state alone
         self._seg: dict[Any, Any] = {}                # packed parts, shared along a game
 
@@ -162,9 +163,8 @@ class GameState:
         The copy holds this state until the copy is itself cloned: then (its changes done) it
         keeps only an undo record, the parts that differ from this state, and a weak reference
         to this state, which ``parent`` returns while anyone else still holds it."""
-        u = self._undo
-        if u is not None and u[0] is _HELD:
-            self._seal(u[1])
+        if self._undo is _PENDING:
+            self._seal()
         new = GameState.__new__(GameState)
         new.options = self.options
         new.pieces = dict(self.pieces)
@@ -187,17 +187,19 @@ class GameState:
         new.record = self.record.copy()
         new.actions = self.actions
         new.start = self.start
-        new._undo = (_HELD, self)
+        new._prev = self
+        new._undo = _PENDING
         new._cache = {}
         new._seg = self._seg
         return new
 
-    def _seal(self, parent: "GameState") -> None:
-        """Replace the hold on ``parent`` by an undo record (this state's changes are done)."""
-        pu = parent._undo
-        if pu is not None and pu[0] is _HELD:
-            parent._seal(pu[1])
-        self._undo = (_SEALED, weakref.ref(parent), _delta(parent, self), parent._undo)
+    def _seal(self) -> None:
+        """Replace the hold on the previous state by an undo record (this state is done)."""
+        prev = self._prev
+        if prev._undo is _PENDING:
+            prev._seal()
+        self._undo = _delta(prev, self) + (prev._undo,)
+        self._prev = weakref.ref(prev)
 
     @property
     def parent(self) -> "GameState | None":
@@ -206,25 +208,21 @@ class GameState:
         u = self._undo
         if u is None:
             return None
-        if u[0] is _HELD:
-            return u[1]
-        _, ref, delta, link = u
-        prev = ref()
+        if u is _PENDING:
+            return self._prev
+        ref = self._prev
+        prev = ref() if ref is not None else None
         if prev is None:
-            prev = _rebuild(self, delta, link)
-            self._undo = (_SEALED, weakref.ref(prev), delta, link)
+            prev = _rebuild(self, u)
+            self._prev = weakref.ref(prev)
         return prev
 
     def detached(self) -> "GameState":
         """An equal state that keeps no other state alive: only the undo record leads back
         (what a long game holds; for the benchmarks and tests of undo)."""
-        u = self._undo
-        if u is not None and u[0] is _HELD:
-            self._seal(u[1])
-            u = self._undo
-        out = _rebuild(self, (), None)
-        if u is not None:
-            out._undo = (_SEALED, _DEAD, u[2], u[3])
+        if self._undo is _PENDING:
+            self._seal()
+        out = _rebuild(self, (self._undo,))
         return out
 
     def touch(self) -> None:
@@ -288,66 +286,90 @@ class GameState:
 
 
 # -- undo records ------------------------------------------------------------------------------
+#
+# A state's undo record is one flat tuple: (name, old value, name, old value, ..., link), where
+# link is the previous state's own record (None at the start). Dicts keep only the changed keys
+# (flat key, old value pairs; _GONE for a key that was absent), growing tuples the old length,
+# the turn budget only its changed fields (a set that grew: the members added).
 
-_HELD, _SEALED = "held", "sealed"
+_PENDING = ("pending",)          # cloned, still being changed: the previous state is held
 _GONE = object()                 # a key the previous state's dict did not have
 
-
-def _DEAD() -> None:
-    """A weak reference whose object is gone."""
-    return None
-
-
-_SCALARS = ("options", "art_code", "ply", "turn", "next_sid", "projectiles", "next_pid",
-            "result", "end_reason", "start")
+_SCALARS = ("options", "art_code", "ply", "next_sid", "projectiles", "next_pid", "result",
+            "end_reason", "start")
 _DICTS = ("art_ready", "ground", "reinforcements", "locks", "reveals", "hits")
 _GROWING = ("history", "orders", "actions")
+_TURN_FIELDS = tuple(TurnState.__dataclass_fields__)
+_RECORD_LISTS = (1, 2, 7)        # TurnRecord fields that are lists: transports, fires, results
 
 
-def _dict_delta(old: dict[Any, Any], new: dict[Any, Any]) -> dict[Any, Any]:
-    """Old values of the keys whose value changed, appeared (``_GONE``) or disappeared."""
-    out = {}
+def _dict_delta(old: dict[Any, Any], new: dict[Any, Any]) -> tuple[Any, ...]:
+    """(key, old value, ...) for the keys whose value changed, appeared or disappeared."""
+    out: list[Any] = []
     get = old.get
+    added = 0
     for k, v in new.items():
         was = get(k, _GONE)
         if was is not v:
-            out[k] = was
-    if len(old) > len(new) - sum(1 for v in out.values() if v is _GONE):
+            out += (k, was)
+            added += was is _GONE
+    if len(old) > len(new) - added:
         for k, v in old.items():
             if k not in new:
-                out[k] = v
-    return out
+                out += (k, v)
+    return tuple(out)
 
 
-def _delta(old: GameState, new: GameState) -> tuple[tuple[str, Any], ...]:
-    """What ``old`` has that ``new`` does not, as (attribute, old value or change) pairs."""
-    out: list[tuple[str, Any]] = []
+def _turn_delta(old: TurnState, new: TurnState) -> tuple[Any, ...]:
+    """(field, old value, ...) of the turn budget; a set that only grew gives the members
+    added, under the field's index instead of its name."""
+    out: list[Any] = []
+    for i, name in enumerate(_TURN_FIELDS):
+        was, now = getattr(old, name), getattr(new, name)
+        if was is not now and was != now:
+            if type(was) is frozenset and was < now:
+                out += (i, tuple(now - was))
+            else:
+                out += (name, was)
+    return tuple(out)
+
+
+def _delta(old: GameState, new: GameState) -> tuple[Any, ...]:
+    """What ``old`` has that ``new`` does not (the undo record without its link)."""
+    out: list[Any] = []
     for name in _SCALARS:
         was = getattr(old, name)
         if getattr(new, name) is not was:
-            out.append((name, was))
+            out += (name, was)
+    if old.turn is not new.turn:
+        out += ("turn", _turn_delta(old.turn, new.turn))
     if old.pieces != new.pieces:
-        out.append(("pieces", _dict_delta(old.pieces, new.pieces)))
+        out += ("pieces", _dict_delta(old.pieces, new.pieces))
     for name in _DICTS:
         was = getattr(old, name)
         if was != getattr(new, name):
-            out.append((name, _dict_delta(was, getattr(new, name))))
+            out += (name, _dict_delta(was, getattr(new, name)))
     for name in _GROWING:
         was, now = getattr(old, name), getattr(new, name)
         if was is not now:
             n = len(was)
             # a line or an action appended: the old value is a prefix of the new one
-            out.append((name, n if n <= len(now) and now[:n] == was else was))
-    if old.record != new.record:
-        r = old.record
-        out.append(("record", (r.move, tuple(r.transports), tuple(r.fires), r.pickup,
-                               r.exchange, r.reinforce, r.drop, tuple(r.results))))
+            out += (name, n if n <= len(now) and now[:n] == was else was)
+    r, q = old.record, new.record
+    if r != q:
+        rec: list[Any] = [r.move, r.transports, r.fires, r.pickup, r.exchange, r.reinforce,
+                          r.drop, r.results]
+        now_lists = (None, q.transports, q.fires, None, None, None, None, q.results)
+        for i in _RECORD_LISTS:
+            was, now = rec[i], now_lists[i]
+            n = len(was)
+            rec[i] = n if n <= len(now) and now[:n] == was else tuple(was)
+        out += ("record", tuple(rec))
     return tuple(out)
 
 
-def _rebuild(state: GameState, delta: tuple[tuple[str, Any], ...],
-             link: tuple[Any, ...] | None) -> GameState:
-    """The state ``delta`` leads back to from ``state``; its own way back is ``link``."""
+def _rebuild(state: GameState, record: tuple[Any, ...]) -> GameState:
+    """The state the undo record ``record`` (flat pairs, then the link) leads back to."""
     prev = GameState.__new__(GameState)
     prev.options = state.options
     prev.pieces = dict(state.pieces)
@@ -370,22 +392,38 @@ def _rebuild(state: GameState, delta: tuple[tuple[str, Any], ...],
     prev.record = state.record.copy()
     prev.actions = state.actions
     prev.start = state.start
-    prev._undo = link
+    prev._prev = None
+    prev._undo = record[-1]
     prev._cache = {}
     prev._seg = state._seg
-    for name, was in delta:
+    for i in range(0, len(record) - 1, 2):
+        name, was = record[i], record[i + 1]
         if name == "pieces" or name in _DICTS:
             d = getattr(prev, name)
-            for k, v in was.items():
+            for j in range(0, len(was), 2):
+                k, v = was[j], was[j + 1]
                 if v is _GONE:
                     del d[k]
                 else:
                     d[k] = v
+        elif name == "turn":
+            t = state.turn
+            changes = {}
+            for j in range(0, len(was), 2):
+                f, v = was[j], was[j + 1]
+                if type(f) is int:
+                    f = _TURN_FIELDS[f]
+                    v = getattr(t, f).difference(v)
+                changes[f] = v
+            prev.turn = replace(t, **changes)
         elif name in _GROWING:
             setattr(prev, name, getattr(state, name)[:was] if type(was) is int else was)
         elif name == "record":
-            m, tr, fi, pu, ex, rf, dr, rs = was
-            prev.record = TurnRecord(m, list(tr), list(fi), pu, ex, rf, dr, list(rs))
+            q = state.record
+            now_lists = (None, q.transports, q.fires, None, None, None, None, q.results)
+            rec = [now_lists[i][:v] if i in _RECORD_LISTS and type(v) is int else
+                   (list(v) if i in _RECORD_LISTS else v) for i, v in enumerate(was)]
+            prev.record = TurnRecord(*rec)
         else:
             setattr(prev, name, was)
     return prev

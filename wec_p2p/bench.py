@@ -111,19 +111,25 @@ def _primary_takers(state: api.GameState) -> set[api.Action]:
 
 
 def long_game(turns: int, seed: int) -> api.GameState:
-    """A seeded random game played on to ``turns`` finished turns where it can: an action that
-    would end the game is set aside while another is legal."""
+    """A seeded random game played on to ``turns`` finished turns: an action that would end
+    the game is set aside while another is legal; when every one ends it, a few actions are
+    taken back (``api.undo``) and the game goes on differently (as tests/test_properties.py)."""
     rng = random.Random(seed)
     state = api.new_game()
-    while state.result is None and len(state.history) < turns:
+    setbacks = 0
+    while len(state.history) < turns:
         legal = api.legal_actions(state)
         takers = _primary_takers(state)
         legal = [a for a in legal if a not in takers] or legal
-        while True:
-            new = api.apply_action(state, rng.choice(legal))
-            if new.result is None or len(legal) == 1:
-                break
-            legal = [a for a in legal if a != new.actions[-1]] if new.actions else legal[1:]
+        rng.shuffle(legal)
+        new = next((n for n in (api.apply_action(state, a) for a in legal) if n.result is None),
+                   None)
+        if new is None:
+            setbacks += 1
+            for _ in range(min(len(state.actions) + 2 * len(state.history),
+                               rng.randrange(2, 12 * setbacks + 2))):
+                state = api.undo(state)
+            continue
         state = new
     return state
 
@@ -191,23 +197,35 @@ def game_case(games: int, turns: int = 100) -> Callable[[], float]:
 
 
 def hash_case(positions: list[api.GameState]) -> Callable[[], float]:
-    """The hash of a state just reached (its cached bytes dropped), median over positions."""
-    reached = []
+    """The hash of a state just reached from a state already hashed (as in a game, where every
+    state is hashed in turn): the previous state is hashed afresh, untimed, then the new one,
+    timed; median over positions of the mean over repetitions."""
+    pairs = []
     for st in positions:
         acts = api.legal_actions(st)
-        reached.append(api.apply_action(st, acts[len(acts) // 2]))
+        pairs.append((st, api.apply_action(st, acts[len(acts) // 2])))
 
     def run() -> float:
         per = []
-        for st in reached:
-            per.append(per_call(lambda st=st: (st.touch(), api.state_hash(st)), 0.02, 3))
+        for prev, new in pairs:
+            total, n = 0.0, 0
+            while total < 0.01:
+                prev.touch()
+                api.state_hash(prev)
+                new.touch()
+                t0 = time.perf_counter()
+                api.state_hash(new)
+                total += time.perf_counter() - t0
+                n += 1
+            per.append(total / n)
         return statistics.median(per)
     return run
 
 
 def memory_per_turn(turns: int, seed: int = 3) -> tuple[float, int]:
     """Bytes per finished turn that a game kept whole for undo holds (tracemalloc), and turns."""
-    gc.collect()
+    long_game(turns, seed)       # the same game once untraced: fills the process-wide caches
+    gc.collect()                 # (route tables, lru caches), which are not the game's memory
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
     state = long_game(turns, seed)
