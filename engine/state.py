@@ -6,6 +6,7 @@ A ``GameState`` is treated as immutable by callers: ``engine.rules.apply_action`
 from __future__ import annotations
 
 import hashlib
+import operator
 import weakref
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -447,6 +448,14 @@ def _trip(raw: Any) -> tuple[Any, ...] | None:
     return (aid, level, ply, order, tuple(tuple(sq) for sq in path))
 
 
+_TURN_PACKERS: dict[str, Any] = {
+    "fired": lambda v: sorted(map(list, v)), "acted": sorted, "transported": sorted,
+    "watch": lambda v: [[list(sq), sorted(s)] for sq, s in v],
+    "vacated": lambda v: sorted(map(list, v)), "obliged": sorted, "lost_primary": sorted,
+    "stunned": sorted}
+_TURN_HEAD = msgpack.Packer().pack_array_header(15)
+
+
 def _turn_row(t: TurnState) -> list[Any]:
     return [t.moved, t.mover, t.fires, sorted(map(list, t.fired)), t.picked, t.dropped,
             t.exchanged, t.reinforced, sorted(t.acted), sorted(t.transported),
@@ -558,23 +567,63 @@ def _packed_dict(seg: dict[Any, Any], key: str, value: dict[Any, Any],
     return b
 
 
-def _packed_growing(seg: dict[Any, Any], key: str, value: tuple[str, ...]) -> bytes:
-    """``key: list(value)`` for a tuple of strings that only grows (history, orders): the
-    packed items of the part already seen are kept."""
+def _packed_growing(seg: dict[Any, Any], key: str, value: tuple[str, ...],
+                    parts: list[bytes]) -> None:
+    """Append ``key: list(value)`` packed, for a tuple of strings that only grows (history,
+    orders): the packed items of the part already seen are kept."""
     e = seg.get(key)
     if e is not None and e[0] is not value:
         old = e[0]
         n = len(old)
         if n <= len(value) and value[:n] == old:
-            body = e[1] + b"".join([_PACK.pack(x) for x in value[n:]])
-            e = (value, body)
-            seg[key] = e
+            e = seg[key] = (value, e[1] + b"".join([_PACK.pack(x) for x in value[n:]]))
         else:
             e = None
     if e is None:
-        e = (value, b"".join([_PACK.pack(x) for x in value]))
-        seg[key] = e
-    return _K[key] + _PACK.pack_array_header(len(value)) + e[1]
+        e = seg[key] = (value, b"".join([_PACK.pack(x) for x in value]))
+    parts.append(_K[key] + _PACK.pack_array_header(len(value)))
+    parts.append(e[1])
+
+
+def _packed_turn(seg: dict[Any, Any], t: TurnState) -> bytes:
+    """``turn: _turn_row(t)`` packed from its fields, each kept while the field's value is the
+    same object (a new turn budget shares every field it did not change)."""
+    out = [_K["turn"], _TURN_HEAD]
+    for i, v in enumerate(_TURN_GET(t)):
+        tv = type(v)
+        if tv is bool:
+            out.append(b"\xc3" if v else b"\xc2")
+        elif tv is int:
+            out.append(_PACK.pack(v))
+        else:
+            e = seg.get(i)
+            if e is None or e[0] is not v:
+                e = seg[i] = (v, _PACK.pack(_TURN_PACKERS[_TURN_FIELDS[i]](v)))
+            out.append(e[1])
+    return b"".join(out)
+
+
+_TURN_GET = operator.attrgetter(*TurnState.__dataclass_fields__)
+
+
+def _packed_pieces(seg: dict[Any, Any], pieces: dict[int, Piece]) -> bytes:
+    """The packed rows of the pieces by serial, each packed once per piece value (a value is
+    a frozen ``Piece``: the cache maps its id to (piece, row); the piece is kept alive, so
+    the id is not reused while the entry lasts)."""
+    rows_of = seg.get("rows")
+    if rows_of is None or len(rows_of) > 8 * len(pieces) + 64:
+        rows_of = seg["rows"] = {}
+    keys = list(pieces)
+    values = list(pieces.values()) if keys == sorted(keys) else [pieces[k] for k in sorted(keys)]
+    got = list(map(rows_of.get, map(id, values)))
+    if None in got:              # (an entry found is this very piece: two live objects
+        for i, p in enumerate(values):        # never share an id)
+            if got[i] is None:
+                got[i] = rows_of[id(p)] = (p, _PACK.pack(_piece_row(p)))
+    return b"".join(map(_second, got))
+
+
+_second = operator.itemgetter(1)
 
 
 def _memo(seg: dict[Any, Any]) -> dict[int, tuple[Any, str]]:
@@ -601,14 +650,8 @@ def serialise(state: GameState) -> bytes:
     parts.append(b)
     parts.append(_K["ply"] + _PACK.pack(state.ply))
     pieces = state.pieces
-    rows = [_K["pieces"] + _PACK.pack_array_header(len(pieces))]
-    for sid in sorted(pieces):
-        p = pieces[sid]
-        e = seg.get(sid)
-        if e is None or e[0] is not p:
-            e = seg[sid] = (p, _PACK.pack(_piece_row(p)))
-        rows.append(e[1])
-    parts.append(b"".join(rows))
+    parts.append(_K["pieces"] + _PACK.pack_array_header(len(pieces)))
+    parts.append(_packed_pieces(seg, pieces))
     e = seg.get("articles")
     if e is not None and e[0] is state.art_code and e[1] == len(state.art_code) and \
             e[2] == state.art_ready:
@@ -640,14 +683,11 @@ def serialise(state: GameState) -> bytes:
     parts.append(_K["result"] + _PACK.pack(state.result))
     parts.append(_K["end_reason"] + _PACK.pack(state.end_reason))
     e = seg.get("turn")
-    if e is not None and e[0] is t:
-        parts.append(e[1])
-    else:
-        b = _K["turn"] + _PACK.pack(_turn_row(t))
-        seg["turn"] = (t, b)
-        parts.append(b)
-    parts.append(_packed_growing(seg, "history", state.history))
-    parts.append(_packed_growing(seg, "orders", state.orders))
+    if e is None or e[0] is not t:
+        e = seg["turn"] = (t, _packed_turn(seg, t))
+    parts.append(e[1])
+    _packed_growing(seg, "history", state.history, parts)
+    _packed_growing(seg, "orders", state.orders, parts)
     memo = _memo(seg)
     parts.append(_K["record"] + _PACK.pack(format_turn(current_turn(state), memo)))
     parts.append(_K["actions"] + _PACK.pack([format_action(a, memo) for a in state.actions]))
