@@ -130,6 +130,7 @@ def end_turn(state: GameState) -> None:
     for sid, until in list(state.reveals.items()):   # RUL-20 reveals expire
         if until <= state.ply:
             del state.reveals[sid]
+            state.touch()
     finish_line(state)
     from .state import TurnRecord
 
@@ -413,8 +414,7 @@ def track_leave(state: GameState, p: Piece, dest: tuple[int, int, str]) -> None:
 
 def remove_piece(state: GameState, victim: Piece) -> None:
     """Take a piece off the board, remembering a fallen primary piece (RUL-2)."""
-    del state.pieces[victim.sid]
-    state.touch()
+    state.remove(victim.sid)
     if KINDS[victim.kind].role == "primary":
         state.turn = replace(state.turn, lost_primary=state.turn.lost_primary | {victim.side})
 

@@ -16,6 +16,7 @@ import msgpack
 from .actions import Action, Drop, Exchange, Fire, Move, PickUp, Reinforce, Result, Transport
 from .notation import format_action, format_turn
 from .options import Options
+from .pieces import KINDS
 from .record import current_turn
 
 BLACK, WHITE = "B", "W"
@@ -122,6 +123,14 @@ class TurnRecord:
                           self.exchange, self.reinforce, self.drop, list(self.results))
 
 
+_SEE_OR_HIDE_CODES = frozenset({"SH", "TL", "ASH"})
+_SEE_OR_HIDE_KINDS = frozenset(k for k, info in KINDS.items()
+                               if not _SEE_OR_HIDE_CODES.isdisjoint(info.inherent))
+_HIDDEN_KEYS = (("hidden", BLACK), ("hidden", WHITE))
+#: cache entries a copy starts with (they hold until a change; see ``GameState._forget``)
+_INHERITED = ("occ", "holders", *_HIDDEN_KEYS)
+
+
 class GameState:
     """The full (omniscient) state of one game."""
 
@@ -190,7 +199,8 @@ class GameState:
         new.start = self.start
         new._prev = self
         new._undo = _PENDING
-        new._cache = {}
+        c = self._cache
+        new._cache = {k: c[k] for k in _INHERITED if k in c} if c else {}
         new._seg = self._seg
         return new
 
@@ -225,6 +235,14 @@ class GameState:
             self._seal()
         out = _rebuild(self, (self._undo,))
         return out
+
+    def shared(self, name: str) -> dict[Any, Any]:
+        """A cache shared by every state of this game, for values computed from immutable
+        values alone (a piece's description, packed parts): check the entry's source."""
+        d = self._seg.get(name)
+        if d is None:
+            d = self._seg[name] = {}
+        return d
 
     def touch(self) -> None:
         """Forget cached occupancy and visibility after a change."""
@@ -262,12 +280,62 @@ class GameState:
 
     def codes(self, piece: Piece) -> tuple[str, ...]:
         """Article tokens a piece holds, in acquisition order."""
-        return tuple(self.art_code[a] for a in piece.arts)
+        arts = piece.arts
+        return tuple(map(self.art_code.__getitem__, arts)) if arts else ()
 
     def put(self, piece: Piece) -> None:
-        """Store a changed piece."""
+        """Store a changed piece (or a new one)."""
+        old = self.pieces.get(piece.sid)
         self.pieces[piece.sid] = piece
-        self._cache.clear()
+        if self._cache:
+            self._forget(old, piece)
+
+    def remove(self, sid: int) -> None:
+        """Take a piece off the board."""
+        old = self.pieces.pop(sid)
+        if self._cache:
+            self._forget(old, None)
+
+    def _may_hide_or_see(self, p: Piece) -> bool:
+        """A piece that may count in who sees what: it may be hidden (Stealth, Sub level) or
+        detect (Torpedo Launcher, Anti-Stealth), inherently or by an article (RUL-18, RUL-19).
+        A superset is safe: it only forgets more."""
+        if p.level == "S" or p.kind in _SEE_OR_HIDE_KINDS:
+            return True
+        return bool(p.arts) and not _SEE_OR_HIDE_CODES.isdisjoint(self.codes(p))
+
+    def _forget(self, old: Piece | None, new: Piece | None) -> None:
+        """Forget what a piece change makes stale, keep the rest (issue 13 item 8): occupancy
+        is brought up to date, article holders kept while the piece holds the same articles,
+        visibility kept when neither value can hide or detect; everything else is dropped."""
+        c = self._cache
+        keep: dict[Any, Any] = {}
+        occ = c.get("occ")
+        if occ is not None:
+            was = (old.row, old.col, old.level) if old is not None else None
+            now = (new.row, new.col, new.level) if new is not None else None
+            if was != now:
+                occ = dict(occ)
+                sid = (old or new).sid     # type: ignore[union-attr]
+                if was is not None:
+                    rest = tuple(s for s in occ[was] if s != sid)
+                    if rest:
+                        occ[was] = rest
+                    else:
+                        del occ[was]
+                if now is not None:
+                    occ[now] = tuple(sorted(occ.get(now, ()) + (sid,)))
+            keep["occ"] = occ
+        holders = c.get("holders")
+        if holders is not None and (old.arts if old else ()) == (new.arts if new else ()):
+            keep["holders"] = holders
+        if not ((old is not None and self._may_hide_or_see(old))
+                or (new is not None and self._may_hide_or_see(new))):
+            for key in _HIDDEN_KEYS:
+                h = c.get(key)
+                if h is not None:
+                    keep[key] = h
+        self._cache = keep
 
     def move_piece(self, sid: int, row: int, col: int, level: str, **changes: Any) -> Piece:
         """Relocate a piece (and apply other field changes); returns the new value."""
