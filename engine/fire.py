@@ -286,7 +286,7 @@ def _check_fire_by(state: GameState, action: Fire, p: Piece) -> FirePlan:
         why_t = _transport_ok(state, p, weapon)
         if why_t:
             raise RuleError("RUL-11" if p.stun > 0 else "RUL-30", why_t)
-    if action not in _aims(state, p, weapon):
+    if not state.listed(action) and action not in _aims(state, p, weapon):
         rule = "RUL-17" if plan.restricted else FIRE_RULE[weapon]
         if action.target is not None and weapon in ("SL", "TL"):
             rule = "RUL-16"          # homing: a visible enemy at its level within range

@@ -37,7 +37,7 @@ def create(state: GameState, kind: str, side: str, row: int, col: int, dr: int, 
     state.next_pid += 1
     state.projectiles = state.projectiles + (proj,)
     state.record.results.append(Result(kind, "->", row, col, dr, dc))
-    state.touch()
+    state.touch_projectiles()
     _hit_cells(state, [(row, col, proj.level)])
     return proj
 
@@ -76,7 +76,7 @@ def _hit_cells(state: GameState, cells: list[tuple[int, int, str]]) -> None:
             hits.append(Hit(sid, WEAPON[kind], strength, KILL[kind], here[0].side))
     if gone:
         state.projectiles = tuple(p for p in state.projectiles if p.pid not in gone)
-        state.touch()
+        state.touch_projectiles()
     if hits and causer is not None:
         resolve_hits(state, causer, hits)
 
@@ -117,7 +117,7 @@ def step_all(state: GameState) -> None:
             state.record.results.append(Result(p.kind, "->", r, c, dr, dc))
             stepped.append(new)
         state.projectiles = tuple(stepped)
-        state.touch()
+        state.touch_projectiles()
         cells = [(p.row, p.col, p.level) for p in state.projectiles if p.created != state.ply]
         _hit_cells(state, cells)
         if state.turn.lost_primary:

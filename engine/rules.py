@@ -28,6 +28,9 @@ def legal_actions(state: GameState) -> list[Action]:
     """Every legal action of the side to move, in one defined order (STYLE 'legal actions')."""
     if state.result is not None:
         return []
+    known = state.known_legal()
+    if known is not None:
+        return list(known)
     side = state.side_to_move
     t = state.turn
     out: list[Action] = []
@@ -40,7 +43,9 @@ def legal_actions(state: GameState) -> list[Action]:
         out.extend(_reinforces(state, side))
     if t.moved or not _allowed_moves(state, side):
         out.append(EndTurn())
-    return list(dict.fromkeys(out))      # identical pieces in one cell offer one action (E-6)
+    out = list(dict.fromkeys(out))       # identical pieces in one cell offer one action (E-6)
+    state.remember_legal(out)
+    return list(out)
 
 
 def apply_action(state: GameState, action: Action, answerer: Answerer | None = None) -> GameState:
@@ -264,7 +269,26 @@ def _norm(move: Move) -> tuple[object, ...]:
             move.doze[:1])
 
 
+def _listed_move(state: GameState, action: Move) -> MovePlan | None:
+    """The plan of a Move that is the very object ``legal_actions`` listed for this state: the
+    first plan with that Move, as the search below finds it (a listing keeps the first of
+    equal actions), without comparing every plan."""
+    if action.doze or not state.listed(action):
+        return None
+    e = state._cache.get("listed_moves")
+    if e is None or e[0] is not state.turn:
+        ix: dict[int, MovePlan] = {}
+        for pl in _allowed_moves(state, state.side_to_move):
+            ix.setdefault(id(pl.move), pl)
+        e = state._cache["listed_moves"] = (state.turn, ix)
+    plan = e[1].get(id(action))
+    return plan if plan is not None and plan.move is action else None
+
+
 def _check_move(state: GameState, action: Move) -> MovePlan:
+    plan = _listed_move(state, action)
+    if plan is not None:
+        return plan
     side = state.side_to_move
     if state.turn.moved:
         raise RuleError("01/R4.2", "the Move of this turn has already been made")

@@ -244,6 +244,33 @@ class GameState:
             d = self._seg[name] = {}
         return d
 
+    def remember_legal(self, actions: list[Action]) -> None:
+        """Keep the legal actions just listed (for this turn budget, until a change)."""
+        self._cache["legal"] = [self.turn, actions, None]
+
+    def known_legal(self) -> list[Action] | None:
+        """The legal actions listed for this state and turn budget, if still known."""
+        e = self._cache.get("legal")
+        return e[1] if e is not None and e[0] is self.turn else None
+
+    def listed(self, action: Action) -> bool:
+        """Whether ``action`` is the very object a listing of this state's legal actions gave
+        (so it is legal; an equal object from elsewhere is checked the long way)."""
+        e = self._cache.get("legal")
+        if e is None or e[0] is not self.turn:
+            return False
+        ids = e[2]
+        if ids is None:
+            ids = e[2] = {id(a): a for a in e[1]}
+        return ids.get(id(action)) is action
+
+    def touch_projectiles(self) -> None:
+        """Forget what may depend on the projectiles in flight after they changed: occupancy,
+        article holders and visibility do not (they depend on pieces, locks and reveals)."""
+        c = self._cache
+        if c:
+            self._cache = {k: c[k] for k in _INHERITED if k in c}
+
     def touch(self) -> None:
         """Forget cached occupancy and visibility after a change."""
         self._cache.clear()
