@@ -8,13 +8,13 @@ see are asked of the answerer (HQ-4..HQ-8): one engine, two answerers.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .actions import GROUND, Result
 from .answerer import current_answerer
 from .movegen import describe
 from .pieces import KINDS, native_levels
-from .state import GameState, Piece
+from .state import GameState, Piece, replace
 
 ANTI = {"FL": "AFL", "ST": "AST", "CS": "ACS", "RL": "ARL", "SL": "ASL", "TL": "ATL"}
 EFFECT = {"FL": "destroy", "RL": "destroy", "SL": "destroy", "TL": "destroy",

@@ -5,7 +5,7 @@ RUL-50 (d), RUL-52.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from .actions import AIR, GROUND, SUB, Fire, Result
@@ -15,7 +15,7 @@ from .effects import Hit, resolve_hits
 from .errors import RuleError
 from .movegen import describe
 from .pieces import KINDS, TRANSPORTS, WEAPONS
-from .state import GameState, Piece
+from .state import GameState, Piece, replace
 from .visibility import hidden_from, reveal, stealthy, submerged
 
 LAUNCHED = {"RL": "R", "SL": "S", "TL": "T"}

@@ -6,13 +6,12 @@ asked too (HQ-9).
 """
 from __future__ import annotations
 
-from dataclasses import replace
 
 from .actions import Result
 from .answerer import current_answerer
 from .board import on_board
 from .effects import Hit, resolve_hits
-from .state import GameState, Projectile
+from .state import GameState, Projectile, replace
 
 WEAPON = {"R": "RL", "S": "SL", "T": "TL"}
 KILL = {"R": "RK", "S": "SK", "T": "TK"}

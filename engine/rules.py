@@ -5,7 +5,6 @@ an illegal action raises ``RuleError`` naming the rule and the input state is un
 """
 from __future__ import annotations
 
-from dataclasses import replace
 
 from .actions import GROUND, Action, Drop, EndTurn, Exchange, Fire, Move, PickUp, PieceDesc, \
     Reinforce, Result
@@ -16,7 +15,7 @@ from .fire import check_fire, do_fire, legal_fires
 from .movegen import MOVE_RULE, MovePlan, describe, generate, piece_moves
 from .movetypes import MOVE_RULE as TYPE_RULE
 from .pieces import KINDS, native_levels
-from .state import GameState, Piece, enemy
+from .state import GameState, Piece, enemy, replace
 from .visibility import attempt_lock, end_locks, hidden_from, lock_sources, reveal, stealthy
 
 PAWN_KINDS = frozenset({"RP", "FP", "SP", "CP", "SOP", "XP", "SHP"})
@@ -53,44 +52,51 @@ def apply_action(state: GameState, action: Action, answerer: Answerer | None = N
 
     :raises RuleError: the action is illegal now (the error names the rule broken).
     """
-    with answering(answerer):
-        if state.result is not None:
-            raise GameOverError("RUL-2", f"the game is over ({state.end_reason})")
-        if isinstance(action, Move):
-            plan = _check_move(state, action)
-            new = state.clone()
-            _do_move(new, action, plan)
-        elif isinstance(action, PickUp):
-            p, aid = _check_pickup(state, action)
-            new = state.clone()
-            _do_pickup(new, action, p, aid)
-        elif isinstance(action, Drop):
-            p, aid = _check_drop(state, action)
-            new = state.clone()
-            _do_drop(new, action, p, aid)
-        elif isinstance(action, Exchange):
-            giver, receiver, a1, a2 = _check_exchange(state, action)
-            new = state.clone()
-            _do_exchange(new, action, giver, receiver, a1, a2)
-        elif isinstance(action, Reinforce):
-            _check_reinforce(state, action)
-            new = state.clone()
-            _do_reinforce(new, action)
-        elif isinstance(action, EndTurn):
-            _check_end_turn(state)
-            new = state.clone()
-            new.actions = state.actions + (action,)
-            end_turn(new)
-            return new
-        elif isinstance(action, Fire):
-            fplan = check_fire(state, action)
-            new = state.clone()
-            do_fire(new, action, fplan)
-        else:
-            raise RuleError("01/R4.8", f"not an action: {action!r}")
+    if answerer is not None:
+        with answering(answerer):
+            return _apply(state, action)
+    return _apply(state, action)
+
+
+def _apply(state: GameState, action: Action) -> GameState:
+    """``apply_action`` under the current answerer."""
+    if state.result is not None:
+        raise GameOverError("RUL-2", f"the game is over ({state.end_reason})")
+    if isinstance(action, Move):
+        plan = _check_move(state, action)
+        new = state.clone()
+        _do_move(new, action, plan)
+    elif isinstance(action, PickUp):
+        p, aid = _check_pickup(state, action)
+        new = state.clone()
+        _do_pickup(new, action, p, aid)
+    elif isinstance(action, Drop):
+        p, aid = _check_drop(state, action)
+        new = state.clone()
+        _do_drop(new, action, p, aid)
+    elif isinstance(action, Exchange):
+        giver, receiver, a1, a2 = _check_exchange(state, action)
+        new = state.clone()
+        _do_exchange(new, action, giver, receiver, a1, a2)
+    elif isinstance(action, Reinforce):
+        _check_reinforce(state, action)
+        new = state.clone()
+        _do_reinforce(new, action)
+    elif isinstance(action, EndTurn):
+        _check_end_turn(state)
+        new = state.clone()
         new.actions = state.actions + (action,)
-        check_game_end(new)
+        end_turn(new)
         return new
+    elif isinstance(action, Fire):
+        fplan = check_fire(state, action)
+        new = state.clone()
+        do_fire(new, action, fplan)
+    else:
+        raise RuleError("01/R4.8", f"not an action: {action!r}")
+    new.actions = state.actions + (action,)
+    check_game_end(new)
+    return new
 
 
 def begin_turn(state: GameState) -> None:

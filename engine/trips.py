@@ -1,12 +1,11 @@
 """Jump Pack and Scuba trips under way: the start-phase steps, landings and crashes (RUL-31, RUL-48)."""
 from __future__ import annotations
 
-from dataclasses import replace
 
 from .actions import GROUND, Result, Transport
 from .fire import truly_enterable
 from .movegen import describe
-from .state import GameState, Piece
+from .state import GameState, Piece, replace
 
 
 def advance_trips(state: GameState) -> None:
