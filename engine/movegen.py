@@ -125,6 +125,8 @@ class _Gen:
     def enter(self, movers: list[Piece], r: int, c: int, lv: str, capture: bool,
               leaving: frozenset[int] = frozenset()) -> bool:
         """Legally enterable as the mover sees it."""
+        if len(movers) == 1 and (r, c, lv) not in self.cells and 1 <= r <= 10 and 1 <= c <= 10:
+            return True          # a lone mover into an empty cell (what can_enter finds)
         return can_enter(self.state, movers, r, c, lv, capture=capture, leaving=leaving,
                          hidden=self.hidden)
 

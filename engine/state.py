@@ -726,23 +726,36 @@ _TURN_GET = operator.attrgetter(*TurnState.__dataclass_fields__)
 
 
 def _packed_pieces(seg: dict[Any, Any], pieces: dict[int, Piece]) -> bytes:
-    """The packed rows of the pieces by serial, each packed once per piece value (a value is
-    a frozen ``Piece``: the cache maps its id to (piece, row); the piece is kept alive, so
-    the id is not reused while the entry lasts)."""
-    rows_of = seg.get("rows")
-    if rows_of is None or len(rows_of) > 8 * len(pieces) + 64:
-        rows_of = seg["rows"] = {}
+    """The packed rows of the pieces by serial. The last result is kept with the piece values
+    it was packed from: a state one action on changes one or two of them, so only their rows
+    are packed again (each row is a pure function of a frozen ``Piece``)."""
     keys = list(pieces)
-    values = list(pieces.values()) if keys == sorted(keys) else [pieces[k] for k in sorted(keys)]
-    got = list(map(rows_of.get, map(id, values)))
-    if None in got:              # (an entry found is this very piece: two live objects
-        for i, p in enumerate(values):        # never share an id)
-            if got[i] is None:
-                got[i] = rows_of[id(p)] = (p, _PACK.pack(_piece_row(p)))
-    return b"".join(map(_second, got))
+    if keys != sorted(keys):
+        keys.sort()
+        values = [pieces[k] for k in keys]
+    else:
+        values = list(pieces.values())
+    last = seg.get("pieces")
+    if last is not None and last[0] == keys:
+        _, _, old_values, rows, blob = last
+        same = list(map(operator.is_, values, old_values))
+        if all(same):
+            return blob
+        rows = list(rows)
+        i = same.index(False)
+        while True:
+            rows[i] = _PACK.pack(_piece_row(values[i]))
+            try:
+                i = same.index(False, i + 1)
+            except ValueError:
+                break
+    else:
+        rows = [_PACK.pack(_piece_row(p)) for p in values]
+    blob = b"".join(rows)
+    seg["pieces"] = (keys, None, values, rows, blob)
+    return blob
 
 
-_second = operator.itemgetter(1)
 
 
 def _memo(seg: dict[Any, Any]) -> dict[int, tuple[Any, str]]:
