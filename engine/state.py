@@ -125,7 +125,10 @@ class Projectile:
     @property
     def level(self) -> str:
         """The projectile's level for its whole life (RUL-46 a)."""
-        return {"R": "G", "S": "A", "T": "S"}[self.kind]
+        return _PROJECTILE_LEVEL[self.kind]
+
+
+_PROJECTILE_LEVEL = {"R": "G", "S": "A", "T": "S"}
 
 
 @dataclass(slots=True)
