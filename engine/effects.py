@@ -4,32 +4,25 @@ Every weapon effect goes through ``resolve_hits``: counters add up per turn, eac
 compared with the piece's defence as it stands before the event's outcomes are applied, the
 outcomes are applied together, then articles, descents, follow-up projectile hits, locks and
 the game-end check follow in the order of RUL-41. Outcomes for pieces the causing side cannot
-see are asked of the answerer (HQ-4..HQ-8): one engine, two answerers.
+see are asked of the answerer (HQ-4..HQ-8): one engine, two answerers. The hits of
+projectiles on the cells they are in (``hit_cells``, ``arrival_hits``; RUL-15, RUL-46) live
+here too, because an event's descents can land a piece in a projectile's cell (RUL-41 step 7).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .actions import GROUND, Result
-from .answerer import current_answerer
-from .movegen import describe
+from .board_ops import place_articles, remove_piece, truly_enterable
+from .descs import describe
 from .pieces import KINDS, native_levels
+from .questions import Hit, current_answerer
 from .state import GameState, Piece, replace
+from .visibility import attempt_lock, end_locks, hidden_from, lock_sources
 
 ANTI = {"FL": "AFL", "ST": "AST", "CS": "ACS", "RL": "ARL", "SL": "ASL", "TL": "ATL"}
 EFFECT = {"FL": "destroy", "RL": "destroy", "SL": "destroy", "TL": "destroy",
           "ST": "stun", "CS": "convert"}
-
-
-@dataclass(frozen=True, slots=True)
-class Hit:
-    """``strength`` hits of ``weapon`` on piece ``sid``; ``cause`` is the result token (04/H20)."""
-
-    sid: int
-    weapon: str
-    strength: int
-    cause: str
-    by: str = ""          # the side that caused the hit when it differs within one event
+WEAPON = {"R": "RL", "S": "SL", "T": "TL"}
+KILL = {"R": "RK", "S": "SK", "T": "TK"}
 
 
 def defence(state: GameState, p: Piece, weapon: str) -> int:
@@ -78,8 +71,6 @@ def carrier_of(state: GameState, p: Piece) -> Piece | None:
 
 def resolve_hits(state: GameState, causer_side: str, hit_list: list[Hit]) -> None:
     """Resolve one event's hits (RUL-41 steps 2-10); mutates ``state``."""
-    from .visibility import hidden_from
-
     if not hit_list:
         return
     seen_hits: list[Hit] = []
@@ -126,9 +117,6 @@ def _other(side: str) -> str:
 
 def _apply_outcomes(state: GameState, destroyed: list[Piece], stunned: list[Piece],
                     converted: list[tuple[Piece, Piece]], cause: dict[int, tuple[str, str]]) -> None:
-    from .rules import place_articles, remove_piece
-    from .visibility import attempt_lock, end_locks, lock_sources
-
     duration = state.options.stun_duration
     falling: list[Piece] = []
     fall_desc = {}
@@ -194,16 +182,12 @@ def _apply_outcomes(state: GameState, destroyed: list[Piece], stunned: list[Piec
             for key in lock_sources(state, state.pieces[new.sid]):
                 attempt_lock(state, key, state.pieces[new.sid])
     if arrivals:                                                # step 7: follow-up hits
-        from .projectiles import arrival_hits
-
         arrival_hits(state, arrivals)
 
 
 def _can_land(state: GameState, p: Piece) -> bool:
     """The Ground of the piece's square is legally enterable, hidden pieces included (RUL-42);
     the hidden ones are asked of the answerer (HQ-12)."""
-    from .fire import truly_enterable
-
     return truly_enterable(state, p, (p.row, p.col, GROUND))
 
 
@@ -232,3 +216,51 @@ def _conversion_kills(state: GameState, converted: list[tuple[Piece, Piece]]) ->
                                                colour=colour))
             kills.append(victim)
     return kills
+
+
+# -- projectile hits (RUL-15, RUL-46): a projectile's cell is hit like any event's target --
+
+def _occupied(state: GameState, side: str, cell: tuple[int, int, str]) -> bool:
+    """A piece in the cell: visible to ``side``, or hidden and reported by the answerer (HQ-8)."""
+    hidden = hidden_from(state, side)
+    sids = state.at(*cell)
+    if any(s not in hidden for s in sids):
+        return True
+    return bool(sids) and current_answerer().first_hidden(state, side, [cell]) is not None
+
+
+def hit_cells(state: GameState, cells: list[tuple[int, int, str]]) -> None:
+    """Joint hits of the projectiles in these cells on the pieces there (RUL-46 c), one event."""
+    hits: list[Hit] = []
+    gone: set[int] = set()
+    causer = None
+    for cell in dict.fromkeys(cells):
+        here = [p for p in state.projectiles if (p.row, p.col, p.level) == cell]
+        if not here or not _occupied(state, here[0].side, cell):
+            continue
+        causer = causer or here[0].side
+        strength = sum(p.strength for p in here)
+        for p in here:
+            state.record.results.append(Result(p.kind, "v", p.row, p.col))
+            gone.add(p.pid)
+        kind = here[0].kind
+        visible = [s for s in state.at(*cell) if s not in hidden_from(state, here[0].side)]
+        hidden = current_answerer().hidden_on(state, here[0].side, [cell])
+        for sid in sorted(set(visible) | set(hidden)):
+            hits.append(Hit(sid, WEAPON[kind], strength, KILL[kind], here[0].side))
+    if gone:
+        state.projectiles = tuple(p for p in state.projectiles if p.pid not in gone)
+        state.touch_projectiles()
+    if hits and causer is not None:
+        resolve_hits(state, causer, hits)
+
+
+def arrival_hits(state: GameState, sids: list[int]) -> None:
+    """Pieces that just arrived in a projectile's cell are hit at once (RUL-15)."""
+    cells = []
+    for sid in sids:
+        p = state.pieces.get(sid)
+        if p is not None and any((q.row, q.col, q.level) == p.cell for q in state.projectiles):
+            cells.append(p.cell)
+    if cells:
+        hit_cells(state, cells)

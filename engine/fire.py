@@ -9,12 +9,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import AIR, GROUND, SUB, Fire, Result
-from .answerer import current_answerer
 from .board import KING_STEPS, can_enter, distance, on_board, to_board
-from .effects import Hit, resolve_hits
+from .board_ops import track_leave, truly_enterable
+from .descs import describe, resolve_all
+from .effects import Hit, arrival_hits, resolve_hits
 from .errors import RuleError
-from .movegen import describe
 from .pieces import KINDS, TRANSPORTS, WEAPONS
+from .projectiles import create
+from .questions import current_answerer
 from .state import GameState, Piece, replace
 from .visibility import hidden_from, reveal, stealthy, submerged
 
@@ -29,7 +31,7 @@ class FirePlan:
 
     sid: int
     weapon: str                          # article token; JP for the Jump Pack
-    sources: tuple[tuple[Any, ...], ...]  # RUL-4 source keys taking part
+    sources: tuple[tuple[Any, ...], ...]  # RUL-4 key of each source taking part (RUL-5 k)
     aids: tuple[int, ...]                # articles taking part
     inherent: bool                       # the piece's inherent ability takes part
     restricted: bool = False             # Jet/Sub restricted rocket (RUL-17)
@@ -74,7 +76,9 @@ def sources(state: GameState, p: Piece, weapon: str) -> FirePlan | None:
         if state.art_code[aid] != weapon:
             continue
         key = _article_key(state, p, aid)
-        if key not in fired and key not in keys and state.art_ready.get(aid, 0) <= ply:
+        # RUL-5: every ready source joins, one key each, so the strength is len(keys); under
+        # per_piece every source has the piece's key (RUL-4), which then repeats here
+        if key not in fired and state.art_ready.get(aid, 0) <= ply:
             keys.append(key)
             aids.append(aid)
     if not keys:
@@ -101,19 +105,25 @@ def _can_fire(state: GameState, p: Piece) -> str | None:
     return None
 
 
-def _transport_ok(state: GameState, p: Piece, weapon: str) -> str | None:
-    """RUL-30 conditions on the firing piece of a transport article."""
+def _transport_ok(state: GameState, p: Piece, weapon: str) -> tuple[str, str] | None:
+    """RUL-30 conditions on the firing piece of a transport article: (rule, why) or None."""
     if p.stun > 0:
-        return "a stunned piece cannot fire a transport article (RUL-11)"
+        return "RUL-11", "a stunned piece cannot fire a transport article (RUL-11)"
     if p.trip is not None:
-        return "the piece is already on a trip (RUL-30)"
+        return "RUL-30", "the piece is already on a trip (RUL-30)"
     if state.turn.moved and state.turn.mover == p.sid:
-        return "the piece that made this turn's Move cannot fire a transport article (01/R15.9)"
+        return "RUL-30", ("the piece that made this turn's Move cannot fire a transport article "
+                          "(01/R15.9)")
     if p.level != GROUND:
         special = not state.options.transport_ground_to_ground_only
         allowed = (weapon == "JP" and p.level == AIR) or (weapon == "SC" and p.level == SUB)
         if not (special and allowed):
-            return "transport articles fire from the Ground only (02/D22, RUL-25)"
+            return "RUL-30", "transport articles fire from the Ground only (02/D22, RUL-25)"
+    if weapon in ("JP", "SC") and KINDS[p.kind].role == "primary" \
+            and not state.options.primary_may_fly_or_dive:
+        # 01/R6.10, 03/M1.2.3: the option forbids using transport articles to fly or dive
+        return "01/R6.10", ("a primary government piece may not fly or dive by transport "
+                            "article in this game (primary_may_fly_or_dive off, 01/§20 O3)")
     return None
 
 
@@ -253,8 +263,6 @@ def check_fire(state: GameState, action: Fire) -> FirePlan:
     When several pieces fit the description exactly (docs/rulings.md E-6), the lowest serial
     that may make this Fire makes it.
     """
-    from .rules import resolve_all
-
     first_error: RuleError | None = None
     for p in resolve_all(state, action.piece, state.side_to_move):
         try:
@@ -285,7 +293,7 @@ def _check_fire_by(state: GameState, action: Fire, p: Piece) -> FirePlan:
     if weapon in TRANSPORTS:
         why_t = _transport_ok(state, p, weapon)
         if why_t:
-            raise RuleError("RUL-11" if p.stun > 0 else "RUL-30", why_t)
+            raise RuleError(*why_t)
     if not state.listed(action) and action not in _aims(state, p, weapon):
         rule = "RUL-17" if plan.restricted else FIRE_RULE[weapon]
         if action.target is not None and weapon in ("SL", "TL"):
@@ -397,8 +405,6 @@ def _restricted_rocket(state: GameState, p: Piece, action: Fire, k: int) -> None
 
 def _launch(state: GameState, p: Piece, action: Fire, k: int) -> None:
     """RUL-15, RUL-16: a directed or homing projectile at the launcher's level."""
-    from .projectiles import create
-
     kind = LAUNCHED[_weapon(action.article)]
     if action.target is None:
         dr, dc = action.row - p.row, action.col - p.col
@@ -415,9 +421,6 @@ def _launch(state: GameState, p: Piece, action: Fire, k: int) -> None:
 
 def _bike(state: GameState, p: Piece, action: Fire) -> None:
     """RUL-30: the rider moves at once; a hidden piece on the way makes it crash (HQ-12)."""
-    from .projectiles import arrival_hits
-    from .rules import track_leave
-
     dr = (action.row > p.row) - (action.row < p.row)
     dc = (action.col > p.col) - (action.col < p.col)
     n = max(abs(action.row - p.row), abs(action.col - p.col))
@@ -434,9 +437,6 @@ def _bike(state: GameState, p: Piece, action: Fire) -> None:
 
 def _take_off(state: GameState, p: Piece, action: Fire, plan: FirePlan) -> None:
     """RUL-31: rise to the Air (Jump Pack) or dive to the Sub level (Scuba) in place."""
-    from .projectiles import arrival_hits
-    from .rules import track_leave
-
     level = AIR if plan.weapon == "JP" else SUB
     t = state.turn
     state.turn = replace(t, transported=t.transported | {p.sid})
@@ -448,13 +448,3 @@ def _take_off(state: GameState, p: Piece, action: Fire, plan: FirePlan) -> None:
     state.move_piece(p.sid, p.row, p.col, level, origin=False,
                      trip=(plan.aids[0], level, state.ply, state.turn.fires, path))
     arrival_hits(state, [p.sid])
-
-
-def truly_enterable(state: GameState, p: Piece, cell: tuple[int, int, str]) -> bool:
-    """Legally enterable counting hidden pieces too, asked of the answerer (HQ-12)."""
-    if current_answerer().hidden_on(state, p.side, [cell]):
-        return False
-    moved = replace(p, row=cell[0], col=cell[1], level=cell[2])
-    return can_enter(state, [moved], *cell, capture=False,
-                     hidden=hidden_from(state, p.side))
-

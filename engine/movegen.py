@@ -6,12 +6,13 @@ so that resolution (``engine.rules``) can ask the answerer about hidden pieces o
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
 from itertools import combinations
 
-from .actions import AIR, GROUND, SUB, Move, PieceDesc
-from .board import KING_STEPS, can_enter, on_board, to_board
+from . import movetypes      # 03/M2, 03/M3 (02/D1)
+from .actions import AIR, GROUND, SUB, Move
+from .board import KING_STEPS, can_enter, coexists, on_board, to_board
+from .descs import describe
+from .moveplan import MovePlan, chopper_routes
 from .pieces import KINDS, native_levels
 from .state import Cell, GameState, Piece
 from .visibility import hidden_from
@@ -29,29 +30,6 @@ MOVE_RULE = {
     "pawn": "03/M1.1", "king": "03/M1.2", "step": "03/M1.4", "sub": "03/M1.6", "jet": "03/M1.7",
     "tank": "03/M1.8", "cleric": "03/M1.9", "chopper": "03/M1.10", "queen": "03/M1.11",
 }
-
-
-@dataclass(frozen=True, slots=True)
-class MovePlan:
-    """A legal Move and what resolving it needs."""
-
-    move: Move
-    sid: int
-    cells: tuple[Cell, ...]            # cells entered in order, destination last
-    capture: bool                      # combat Move (03/M0.7)
-    passenger: int = 0
-    routes: tuple[tuple[Cell, ...], ...] = ()   # Chopper routes seen as free, in RUL-44 order
-    members: tuple[int, ...] = ()      # nudge members other than the Bulldozer
-    shift: tuple[int, int] = (0, 0)    # nudge displacement (drow, dcol)
-
-
-def describe(state: GameState, p: Piece) -> PieceDesc:
-    """The notation description of a piece as it is now (04/H11)."""
-    descs = state.shared("desc")              # sid -> (piece value, its description)
-    e = descs.get(p.sid)
-    if e is None or e[0] is not p:
-        e = descs[p.sid] = (p, PieceDesc(p.kind, p.level, p.row, p.col, state.codes(p), p.hand))
-    return e[1]
 
 
 def turn_right(d: tuple[int, int]) -> tuple[int, int]:
@@ -143,7 +121,6 @@ class _Gen:
         if p.level not in native_levels(p.kind):
             return []            # a passenger off its native level has no Moves (RUL-25)
         if st.options.movement_type != "weaponized_chess":
-            from . import movetypes      # 03/M2, 03/M3 (02/D1)
             return movetypes.moves(self, p)
         movement = KINDS[p.kind].movement
         if movement == "pawn":
@@ -366,7 +343,6 @@ class _Gen:
 
 def _group_ok(state: GameState, group: list[Piece]) -> bool:
     """One Ground cell can hold these pieces together (01/R5.1, R5.3, R5.4)."""
-    from .board import coexists
 
     if len(group) > 2 or len({x.side for x in group}) > 1:
         return False
@@ -376,7 +352,6 @@ def _group_ok(state: GameState, group: list[Piece]) -> bool:
 def shift_ok(state: GameState, group: list[Piece], dr: int, dc: int,
              hidden: frozenset[int]) -> bool:
     """Every member lands on the board in a Ground cell that can hold it (03/M1.3.6)."""
-    from .board import coexists
 
     ids = {m.sid for m in group}
     landing: dict[tuple[int, int], list[Piece]] = {}
@@ -397,37 +372,6 @@ def shift_ok(state: GameState, group: list[Piece], dr: int, dc: int,
                 coexists(state, everyone[0].kind) or coexists(state, everyone[1].kind))):
             return False
     return True
-
-
-@lru_cache(maxsize=None)
-def chopper_routes(start: Cell, dest: Cell) -> tuple[tuple[Cell, ...], ...]:
-    """3D routes of a Chopper (03/M1.10.3), in RUL-23/RUL-44 order; the start cell is excluded."""
-    (sr, sc, sl), (dr_, dc_, dl) = start, dest
-    routes = []
-    for mr in range(sr - 1, sr + 2):
-        for mc in range(sc - 1, sc + 2):
-            if (mr, mc) == (sr, sc) or max(abs(dr_ - mr), abs(dc_ - mc)) != 1:
-                continue
-            if not on_board(mr, mc):
-                continue
-            for l1 in (GROUND, AIR):          # level flown from the start to the middle square
-                for l2 in (GROUND, AIR):      # level flown from the middle to the destination
-                    cells: list[Cell] = []
-                    if l1 != sl:
-                        cells.append((sr, sc, l1))
-                    cells.append((mr, mc, l1))
-                    if l2 != l1:
-                        cells.append((mr, mc, l2))
-                    cells.append((dr_, dc_, l2))
-                    if dl != l2:
-                        cells.append((dr_, dc_, dl))
-                    routes.append(tuple(cells))
-    def key(route: tuple[Cell, ...]) -> tuple[object, ...]:
-        airs = sum(1 for cell in route if cell[2] == AIR)
-        squares = [cell[:2] for cell in route if cell[:2] not in ((sr, sc), (dr_, dc_))]
-        return (airs, squares, [0 if cell[2] == GROUND else 1 for cell in route])
-    routes.sort(key=key)
-    return tuple(routes)
 
 
 def piece_moves(state: GameState, side: str, p: Piece, nudges: bool = True) -> list[MovePlan]:

@@ -1,7 +1,7 @@
 """Standard Chess and Mass Destruction Chess movement (03/M2, 03/M3; 02/D1).
 
-``engine.movegen._Gen.moves`` hands every piece here when the option ``movement_type`` is not
-``weaponized_chess``. Plans are built exactly as the Weaponized Chess generator builds them
+``engine.movegen._Gen.moves`` (an ``engine.moveplan.MoveGenerator``) hands every piece here
+when the option ``movement_type`` is not ``weaponized_chess``. Plans are built exactly as the Weaponized Chess generator builds them
 (``MovePlan.cells`` = cells entered in order, destination last; Chopper ``routes`` in RUL-44
 order), so resolution in ``engine.rules`` (stop at hidden enemies, capture) is shared:
 
@@ -12,15 +12,13 @@ order), so resolution in ``engine.rules`` (stop at hidden enemies, capture) is s
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from .actions import AIR, GROUND, Move
 from .board import KING_STEPS, on_board, to_board
+from .descs import describe
+from .moveplan import MoveGenerator, MovePlan, chopper_routes
 from .pieces import KINDS
-
-if TYPE_CHECKING:
-    from .movegen import MovePlan, _Gen
-    from .state import Cell, Piece
+from .state import Cell, Piece
 
 STANDARD, MASS = "standard_chess", "mass_destruction_chess"
 
@@ -127,9 +125,9 @@ def ranged_paths(movement: str, kind: str, hand: str, options) -> list[tuple[tup
 
 
 @lru_cache(maxsize=None)
-def chopper_routes3(start: "Cell", dest: "Cell") -> tuple[tuple["Cell", ...], ...]:
+def chopper_routes3(start: Cell, dest: Cell) -> tuple[tuple[Cell, ...], ...]:
     """3D routes of 3 horizontal steps (03/M1.10.3, M3.10.2), in the RUL-23/RUL-44 order of
-    ``movegen.chopper_routes``; each step brings the Chopper one square closer (Chebyshev) and
+    ``moveplan.chopper_routes``; each step brings the Chopper one square closer (Chebyshev) and
     the Chopper may change between Ground and Air on any square it passes; start excluded."""
     (sr, sc, sl), (er, ec, el) = start, dest
 
@@ -174,7 +172,7 @@ def sub_jet_combat(options) -> bool:
     return options.movement_type == MASS and options.move_only
 
 
-def moves(gen: "_Gen", p: "Piece") -> list["MovePlan"]:
+def moves(gen: MoveGenerator, p: Piece) -> list[MovePlan]:
     """Every legal Move of ``p`` under Standard Chess or Mass Destruction movement.
 
     The caller (``_Gen.moves``) has already excluded stunned pieces, pieces on a trip or
@@ -201,12 +199,12 @@ def moves(gen: "_Gen", p: "Piece") -> list["MovePlan"]:
     return _ranged(gen, p, ranged_paths(mt, p.kind, p.hand, st.options))
 
 
-def _square(p: "Piece", off: Offset) -> tuple[int, int]:
+def _square(p: Piece, off: Offset) -> tuple[int, int]:
     dr, dc = to_board(p.side, *off)
     return p.row + dr, p.col + dc
 
 
-def _std_pawn(gen: "_Gen", p: "Piece") -> list["MovePlan"]:
+def _std_pawn(gen: MoveGenerator, p: Piece) -> list[MovePlan]:
     """03/M2.1, RUL-27: (0,1) without taking, (0,2) from the starting square through a clear
     (0,1); (+-1,1) only to take a visible enemy. No en passant, no promotion (M2.1.2)."""
     out = []
@@ -226,7 +224,7 @@ def _std_pawn(gen: "_Gen", p: "Piece") -> list["MovePlan"]:
     return out
 
 
-def _md_pawn(gen: "_Gen", p: "Piece") -> list["MovePlan"]:
+def _md_pawn(gen: MoveGenerator, p: Piece) -> list[MovePlan]:
     """03/M3.1: every square of the variant may be entered empty or to take (M3.1.1); no
     two-square move (M3.1.2)."""
     out = []
@@ -237,11 +235,10 @@ def _md_pawn(gen: "_Gen", p: "Piece") -> list["MovePlan"]:
     return out
 
 
-def _sub(gen: "_Gen", p: "Piece", combat: bool) -> list["MovePlan"]:
+def _sub(gen: MoveGenerator, p: Piece, combat: bool) -> list[MovePlan]:
     """03/M2.6, M3.6: M1.6 Moves (with a passenger, RUL-25); combat when the option says so,
     diving and surfacing included (M2.6.2). A Sub that carries a passenger never takes: only a
     Chopper's Move captures while carrying (RUL-25, 01/R15.4)."""
-    from .movegen import MovePlan, describe
 
     out = []
     passengers = gen._passengers(p)
@@ -256,7 +253,7 @@ def _sub(gen: "_Gen", p: "Piece", combat: bool) -> list["MovePlan"]:
     return out
 
 
-def _jet(gen: "_Gen", p: "Piece", combat: bool) -> list["MovePlan"]:
+def _jet(gen: MoveGenerator, p: Piece, combat: bool) -> list[MovePlan]:
     """03/M2.7, M3.7: M1.7 Moves; with combat, launch, landing and 1-square Air moves take,
     2-square Air moves never do (M2.7.2, M3.7.2). The intermediate Air cell must be clear."""
     out = []
@@ -281,7 +278,7 @@ def _jet(gen: "_Gen", p: "Piece", combat: bool) -> list["MovePlan"]:
     return out
 
 
-def _ranged(gen: "_Gen", p: "Piece", paths) -> list["MovePlan"]:
+def _ranged(gen: MoveGenerator, p: Piece, paths) -> list[MovePlan]:
     """Exactly ``range`` steps along a path whose earlier squares are clear at the piece's
     level, all on the board (03/M0.2, M0.8, M0.9, M2.8.4, M2.9.4, M3.8.4, M3.9.4; RUL-21); combat (M0.7, A-27). When
     two Queen paths end on the same square, the first clear one is the Move's path."""
@@ -300,10 +297,9 @@ def _ranged(gen: "_Gen", p: "Piece", paths) -> list["MovePlan"]:
     return out
 
 
-def _chopper(gen: "_Gen", p: "Piece", offsets: tuple[Offset, ...]) -> list["MovePlan"]:
+def _chopper(gen: MoveGenerator, p: Piece, offsets: tuple[Offset, ...]) -> list[MovePlan]:
     """03/M2.10, M3.10 with M1.10.2-M1.10.5: from the Ground end on the Ground or in the Air,
     from the Air on the Ground; a route of max(|dx|,|dy|) steps must look free (M1.10.3)."""
-    from .movegen import MovePlan, chopper_routes, describe
 
     out = []
     passengers = gen._passengers(p)

@@ -144,3 +144,22 @@ class Options:
 
 
 OPTION_NAMES = tuple(f.name for f in fields(Options))
+
+
+def domain(name: str) -> tuple[Any, ...]:
+    """The values option ``name`` may take, in order: its choices, ``(False, True)`` for a
+    switch, or every integer of its range (the turn limit's: use ``bounds``).
+    :raises KeyError: not an option."""
+    if name not in OPTION_NAMES:
+        raise KeyError(name)
+    if name in _CHOICES:
+        return _CHOICES[name]
+    if name in _RANGES:
+        lo, hi = _RANGES[name]
+        return tuple(range(lo, hi + 1)) if hi - lo <= 20 else (lo, hi)
+    return (False, True)
+
+
+def bounds(name: str) -> tuple[int, int] | None:
+    """The (lowest, highest) integer option ``name`` may take, or None if it is not a number."""
+    return _RANGES.get(name)

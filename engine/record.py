@@ -1,24 +1,48 @@
-"""Conversion between the turn in progress (``TurnRecord``) and a history ``Turn`` value."""
+"""The turn in progress (``TurnRecord``) and its conversion to and from a history ``Turn`` value.
+
+Below ``engine.state``: it needs only the action values.
+"""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import Protocol
 
-from .actions import Turn
-
-if TYPE_CHECKING:
-    from .state import GameState, TurnRecord
+from .actions import Drop, Exchange, Fire, Move, PickUp, Reinforce, Result, Transport, Turn
 
 
-def current_turn(state: "GameState") -> Turn:
+@dataclass(slots=True)
+class TurnRecord:
+    """The parts of the current turn's history line, collected as they happen (04/H3)."""
+
+    move: Move | None = None
+    transports: list[Transport] = field(default_factory=list)
+    fires: list[Fire] = field(default_factory=list)
+    pickup: PickUp | None = None
+    exchange: Exchange | None = None
+    reinforce: Reinforce | None = None
+    drop: Drop | None = None
+    results: list[Result] = field(default_factory=list)
+
+    def copy(self) -> "TurnRecord":
+        """An independent copy."""
+        return TurnRecord(self.move, list(self.transports), list(self.fires), self.pickup,
+                          self.exchange, self.reinforce, self.drop, list(self.results))
+
+
+class _Recording(Protocol):
+    """What ``current_turn`` reads of a ``GameState``."""
+
+    record: TurnRecord
+
+
+def current_turn(state: _Recording) -> Turn:
     """The current turn's parts so far, as a history line value (04/H3 order)."""
     r = state.record
     return Turn(r.move, tuple(r.transports), tuple(r.fires), r.pickup, r.exchange,
                 r.reinforce, r.drop, tuple(r.results))
 
 
-def record_from_turn(turn: Turn) -> "TurnRecord":
+def record_from_turn(turn: Turn) -> TurnRecord:
     """Inverse of ``current_turn``."""
-    from .state import TurnRecord
-
     return TurnRecord(turn.move, list(turn.transports), list(turn.fires), turn.pickup,
                       turn.exchange, turn.reinforce, turn.drop, list(turn.results))

@@ -5,17 +5,24 @@ an illegal action raises ``RuleError`` naming the rule and the input state is un
 """
 from __future__ import annotations
 
-
 from .actions import GROUND, Action, Drop, EndTurn, Exchange, Fire, Move, PickUp, PieceDesc, \
     Reinforce, Result
-from .answerer import Answerer, answering, current_answerer
-from .board import capacity, coexists, distance, to_board
+from .board import capacity, coexists, distance
+from .board_ops import place_articles, remove_piece, track_leave
+from .descs import resolve, resolve_all
+from .effects import arrival_hits
 from .errors import GameOverError, RuleError
 from .fire import check_fire, do_fire, legal_fires
+from .game_end import check_game_end, finish_line
 from .movegen import MOVE_RULE, MovePlan, describe, generate, piece_moves
 from .movetypes import MOVE_RULE as TYPE_RULE
+from .notation import format_piece
 from .pieces import KINDS, native_levels
+from .projectiles import step_all
+from .questions import Answerer, answering, current_answerer
+from .record import TurnRecord
 from .state import GameState, Piece, enemy, replace
+from .trips import advance_trips
 from .visibility import attempt_lock, end_locks, hidden_from, lock_sources, reveal, stealthy
 
 PAWN_KINDS = frozenset({"RP", "FP", "SP", "CP", "SOP", "XP", "SHP"})
@@ -101,8 +108,6 @@ def _apply(state: GameState, action: Action) -> GameState:
 
 def begin_turn(state: GameState) -> None:
     """Start phase of the ply in ``state.ply`` (RUL-1 phase 1); mutates ``state``."""
-    from .trips import advance_trips
-
     side = state.side_to_move
     mine = [p for p in state.pieces.values() if p.side == side]
     watch = []
@@ -127,8 +132,6 @@ def begin_turn(state: GameState) -> None:
 
 def end_turn(state: GameState) -> None:
     """End phase (RUL-1 phase 4), history line, next ply's start phase; mutates ``state``."""
-    from .projectiles import step_all
-
     step_all(state)                               # RUL-15 end-phase step
     check_game_end(state)                         # RUL-2
     if state.result is not None:
@@ -143,8 +146,6 @@ def end_turn(state: GameState) -> None:
             del state.reveals[sid]
             state.touch()
     finish_line(state)
-    from .state import TurnRecord
-
     state.record = TurnRecord()
     state.actions = ()
     if state.options.ply_limit and state.ply >= state.options.ply_limit:
@@ -153,68 +154,6 @@ def end_turn(state: GameState) -> None:
         return
     state.ply += 1
     begin_turn(state)
-
-
-PART_ORDER = ("MV", "FI1", "FI2", "PU", "EX", "RE", "DR")
-
-
-def part_tags(actions: tuple[Action, ...]) -> list[str]:
-    """The history part each action wrote, in played order (04/H3)."""
-    tags, fires = [], 0
-    for a in actions:
-        if isinstance(a, Move):
-            tags.append("MV")
-        elif isinstance(a, Fire):
-            fires += 1
-            tags.append(f"FI{fires}")
-        elif isinstance(a, PickUp):
-            tags.append("PU")
-        elif isinstance(a, Exchange):
-            tags.append("EX")
-        elif isinstance(a, Reinforce):
-            tags.append("RE")
-        elif isinstance(a, Drop):
-            tags.append("DR")
-    return tags
-
-
-def finish_line(state: GameState) -> None:
-    """Append the finished turn's history line, and its played order when that differs from
-    the printing order (docs/rulings.md E-1)."""
-    from .notation import format_turn
-    from .record import current_turn
-
-    tags = part_tags(state.actions)
-    printed = [t for t in PART_ORDER if t in tags]
-    state.history = state.history + (format_turn(current_turn(state)),)
-    state.orders = state.orders + (",".join(tags) if tags != printed else "",)
-
-
-def resolve(state: GameState, desc: PieceDesc, side: str | None, rule: str = "04/H11") -> Piece:
-    """The piece a description names (lowest serial among exact matches).
-
-    :raises RuleError: no piece of ``side`` matches the description.
-    """
-    return resolve_all(state, desc, side, rule)[0]
-
-
-def resolve_all(state: GameState, desc: PieceDesc, side: str | None,
-                rule: str = "04/H11") -> list[Piece]:
-    """Every piece a description fits exactly, by serial (docs/rulings.md E-6).
-
-    :raises RuleError: no piece of ``side`` matches the description.
-    """
-    kind = {"STP": "SP"}.get(desc.kind, desc.kind)
-    found = []
-    for sid in state.at(desc.row, desc.col, desc.level):
-        p = state.pieces[sid]
-        if (p.kind == kind and p.hand == desc.orient and state.codes(p) == desc.articles
-                and (side is None or p.side == side)):
-            found.append(p)
-    if found:
-        return found
-    who = "" if side is None else f" of {'Black' if side == 'B' else 'White'}"
-    raise RuleError(rule, f"no piece{who} matches {_fmt_desc(desc)}")
 
 
 # -- moves -----------------------------------------------------------------------------------
@@ -393,8 +332,6 @@ def _do_move(state: GameState, action: Move, plan: MovePlan) -> None:
     # a passenger's ride is not an action of the passenger (01/R20.1, 02/D23)
     state.turn = replace(t, moved=True, mover=p.sid, acted=t.acted | {p.sid})
     _after_destruction(state, destroyed)
-    from .projectiles import arrival_hits
-
     arrival_hits(state, movers)                       # RUL-15: entering a projectile's cell
 
 
@@ -426,77 +363,16 @@ def _do_nudge(state: GameState, action: Move, plan: MovePlan) -> None:
         track_leave(state, q, (q.row + dr, q.col + dc, GROUND))
     for q in group:
         state.move_piece(q.sid, q.row + dr, q.col + dc, GROUND, origin=False)
-    from .projectiles import arrival_hits
-
     arrival_hits(state, [q.sid for q in group])
 
 
-def track_leave(state: GameState, p: Piece, dest: tuple[int, int, str]) -> None:
-    """RUL-34 condition 2 / RUL-47: a watched piece leaves an activation square's Ground."""
-    if p.level != GROUND or dest == (p.row, p.col, GROUND):
-        return
-    for sq, sids in state.turn.watch:
-        if sq == p.square and p.sid in sids:
-            state.turn = replace(state.turn, vacated=state.turn.vacated | {sq})
-
-
 # -- destruction, articles, game end ---------------------------------------------------------
-
-def remove_piece(state: GameState, victim: Piece) -> None:
-    """Take a piece off the board, remembering a fallen primary piece (RUL-2)."""
-    state.remove(victim.sid)
-    if KINDS[victim.kind].role == "primary":
-        state.turn = replace(state.turn, lost_primary=state.turn.lost_primary | {victim.side})
-
 
 def _after_destruction(state: GameState, destroyed: list[Piece]) -> None:
     """RUL-41 steps 5 and 8: place the articles of destroyed pieces, end broken locks."""
     for victim in sorted(destroyed, key=lambda v: v.sid):
         place_articles(state, victim, victim.arts)
     end_locks(state)
-
-
-def placement_order(p: Piece) -> list[tuple[int, int]]:
-    """Squares searched for a lost article: own square, then rings (RUL-12, 04/N8)."""
-    order = [p.square]
-    for k in range(1, 10):
-        ring = [(dx, k) for dx in range(-k, k + 1)]                  # row k ahead, left to right
-        ring += [(-k, dy) for dy in range(k - 1, -k, -1)]             # column k to the left
-        ring += [(k, dy) for dy in range(k - 1, -k, -1)]              # column k to the right
-        ring += [(dx, -k) for dx in range(-k, k + 1)]                 # row k behind
-        for dx, dy in ring:
-            dr, dc = to_board(p.side, dx, dy)
-            r, c = p.row + dr, p.col + dc
-            if 1 <= r <= 10 and 1 <= c <= 10:
-                order.append((r, c))
-    return order
-
-
-def place_articles(state: GameState, owner: Piece, aids: tuple[int, ...]) -> None:
-    """Put articles that left ``owner`` involuntarily on the ground (RUL-12)."""
-    for aid in aids:
-        for sq in placement_order(owner):
-            here = state.ground.get(sq, ())
-            if len(here) < 2:
-                state.ground[sq] = here + (aid,)
-                break
-    state.touch()
-
-
-def check_game_end(state: GameState) -> None:
-    """RUL-2: a primary piece fell this turn: the mover loses if one of its own fell."""
-    lost = state.turn.lost_primary
-    if not lost or state.result is not None:
-        return
-    from .notation import format_turn
-    from .record import current_turn
-
-    mover = state.side_to_move
-    winner = enemy(mover) if mover in lost else mover
-    state.result = winner
-    state.end_reason = "primary government piece lost (RUL-2)"
-    finish_line(state)
-    state.touch()
 
 
 # -- pick-up, drop, exchange -----------------------------------------------------------------
@@ -652,8 +528,6 @@ def _do_reinforce(state: GameState, action: Reinforce) -> None:
     state.put(p)
     for key in lock_sources(state, p):
         attempt_lock(state, key, p)
-    from .projectiles import arrival_hits
-
     arrival_hits(state, [p.sid])
 
 
@@ -800,8 +674,4 @@ def _sq(sq: tuple[int, int]) -> str:
 
 
 def _fmt_desc(desc: PieceDesc) -> str:
-    try:
-        from .notation import format_piece
-        return format_piece(desc)
-    except ImportError:  # pragma: no cover - notation always present
-        return repr(desc)
+    return format_piece(desc)

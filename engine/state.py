@@ -5,20 +5,20 @@ A ``GameState`` is treated as immutable by callers: ``engine.rules.apply_action`
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import operator
 import weakref
-import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import msgpack
 
-from .actions import Action, Drop, Exchange, Fire, Move, PickUp, Reinforce, Result, Transport
+from .actions import Action
 from .notation import format_action, format_turn
 from .options import Options
 from .pieces import KINDS
-from .record import current_turn
+from .record import TurnRecord, current_turn, record_from_turn
 
 BLACK, WHITE = "B", "W"
 
@@ -129,25 +129,6 @@ class Projectile:
 
 
 _PROJECTILE_LEVEL = {"R": "G", "S": "A", "T": "S"}
-
-
-@dataclass(slots=True)
-class TurnRecord:
-    """The parts of the current turn's history line, collected as they happen (04/H3)."""
-
-    move: Move | None = None
-    transports: list[Transport] = field(default_factory=list)
-    fires: list[Fire] = field(default_factory=list)
-    pickup: PickUp | None = None
-    exchange: Exchange | None = None
-    reinforce: Reinforce | None = None
-    drop: Drop | None = None
-    results: list[Result] = field(default_factory=list)
-
-    def copy(self) -> "TurnRecord":
-        """An independent copy."""
-        return TurnRecord(self.move, list(self.transports), list(self.fires), self.pickup,
-                          self.exchange, self.reinforce, self.drop, list(self.results))
 
 
 _SEE_OR_HIDE_CODES = frozenset({"SH", "TL", "ASH"})
@@ -617,7 +598,6 @@ def to_dict(state: GameState) -> dict[str, Any]:
 def from_dict(data: dict[str, Any]) -> GameState:
     """Rebuild a state from ``to_dict`` output. :raises ValueError: malformed data."""
     from .notation import parse_action, parse_turn
-    from .record import record_from_turn
 
     try:
         state = GameState(Options.from_dict(data["options"]))

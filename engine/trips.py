@@ -1,18 +1,16 @@
 """Jump Pack and Scuba trips under way: the start-phase steps, landings and crashes (RUL-31, RUL-48)."""
 from __future__ import annotations
 
-
 from .actions import GROUND, Result, Transport
-from .fire import truly_enterable
-from .movegen import describe
+from .board_ops import place_articles, remove_piece, truly_enterable
+from .descs import describe
+from .effects import arrival_hits
+from .game_end import check_game_end
 from .state import GameState, Piece, replace
 
 
 def advance_trips(state: GameState) -> None:
     """Start phase: the mover's travellers step, earliest trip first (RUL-1, RUL-48)."""
-    from .projectiles import arrival_hits
-    from .rules import check_game_end
-
     side = state.side_to_move
     travellers = sorted((p for p in state.pieces.values() if p.side == side and p.trip),
                         key=lambda p: (p.trip[2], p.trip[3], p.sid))    # type: ignore[index]
@@ -30,8 +28,6 @@ def advance_trips(state: GameState) -> None:
 
 def _step(state: GameState, p: Piece) -> None:
     """One step of one traveller, with its landing or crash: one event (RUL-41)."""
-    from .rules import place_articles, remove_piece
-
     aid, level, ply, order, path = p.trip  # type: ignore[misc]
     r, c = path[0]
     before = describe(state, p)
@@ -55,8 +51,6 @@ def _step(state: GameState, p: Piece) -> None:
 
 def _crash(state: GameState, p: Piece) -> None:
     """RUL-31 crash: the trip ends; come down in place, or be destroyed (RUL-42)."""
-    from .rules import place_articles, remove_piece
-
     p = state.move_piece(p.sid, p.row, p.col, p.level, trip=None)
     if truly_enterable(state, p, (p.row, p.col, GROUND)):
         state.move_piece(p.sid, p.row, p.col, GROUND)

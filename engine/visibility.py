@@ -4,6 +4,7 @@ from __future__ import annotations
 from .actions import SUB
 from .board import LEVEL_ORDER, distance, has_ability
 from .pieces import KINDS
+from .questions import current_answerer
 from .state import GameState, Piece
 
 
@@ -97,8 +98,6 @@ def attempt_lock(state: GameState, key: tuple[str, int], holder: Piece) -> None:
     """A newly acquired, unlocked Anti-Stealth source tries to lock (RUL-19); mutates ``state``."""
     if not state.options.stealth_lock_on or key in state.locks:
         return
-    from .answerer import current_answerer
-
     target = current_answerer().lock_target(state, holder.side, holder.square)
     if target is not None:
         state.locks[key] = target

@@ -1,12 +1,13 @@
 """The frame loop: drains pygame events into the current scene and carries out its outputs.
 
 STYLE "Async boundaries": each frame drains the event queue and posts commands; nothing here
-waits on the engine or a network. ``Driver.pump()`` is one frame, so tests post real pygame
+waits on the engine or a network. ``Driver.pump()`` is one frame (``ui.shell.Shell.run`` is the loop), so tests post real pygame
 events and pump without a window (SDL dummy driver). ``script_events`` turns a ``--script``
 string into those same events.
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 
 import pygame
@@ -19,7 +20,15 @@ from .layout import LAYOUT, cell_rect
 from .scenes import Apply, Dismiss, GameScene, PrivacyScene, Quit, Undo
 from .session import Session
 
-__all__ = ["Driver", "script_events", "state_summary", "run"]
+__all__ = ["Driver", "QUIET_EVENTS", "next_events", "script_events", "state_summary"]
+
+# Events that change nothing on screen: no redraw for them (issue 12 item 7, idle < 2%).
+QUIET_EVENTS = frozenset({pygame.MOUSEMOTION, pygame.ACTIVEEVENT, pygame.WINDOWENTER, pygame.WINDOWLEAVE,
+                    pygame.AUDIODEVICEADDED, pygame.AUDIODEVICEREMOVED, pygame.NOEVENT})
+#: View switches of a game scene and their defaults (04/U25 reinforcements, U26 words, U28 small boards).
+VIEW_PREFS = {"words": True, "show_reinforcements": True, "small_boards": True}
+IDLE_WAKE_MS = 250          # a blocked frame loop wakes this often at most (nothing to do)
+POLL_S = 0.02               # without a real screen SDL's wait spins: sleep between polls instead
 
 
 class Driver:
@@ -31,17 +40,56 @@ class Driver:
         self.scene.starting()
         self.running = True
         self.drawn: list[DrawnToken] = []
+        self.dirty = True                  # the screen no longer shows the scene
+        self.prefs = dict(VIEW_PREFS)      # View menu switches, kept across scenes
 
-    def pump(self) -> bool:
-        """One frame: handle queued events, draw; returns False once the player quit."""
-        for e in pygame.event.get():
-            if e.type == pygame.USEREVENT and hasattr(e, "action"):
-                self.handle(Apply(e.action))       # a scripted action (``act`` step)
-                continue
-            for out in self.scene.event(e):
-                self.handle(out)
-        self.drawn = self.scene.draw(self.surface)
+    def toggle(self, pref: str) -> bool:
+        """Flip a View switch (04/U24-U29) on the scene and for every later scene; its new value."""
+        self.prefs[pref] = not self.prefs[pref]
+        if isinstance(self.scene, GameScene):
+            setattr(self.scene, pref, self.prefs[pref])
+        self.dirty = True
+        return self.prefs[pref]
+
+    def refresh(self, status: str = "", error: bool = False) -> None:
+        """Show the session's current state in a fresh scene (after undo, load, switch...)."""
+        self._switch(self.session.scene(status, error))
+
+    def say(self, status: str, error: bool = False) -> None:
+        """Put ``status`` on the status line of the game scene."""
+        if isinstance(self.scene, GameScene):
+            self.scene.status, self.scene.error = status, error
+        self.dirty = True
+
+    def invalidate(self) -> None:
+        """Draw again at the next frame (a window exposed, a benchmark)."""
+        self.dirty = True
+
+    def pump(self, events: list[pygame.event.Event] | None = None) -> bool:
+        """One frame: handle queued events (or ``events``), draw only if anything changed;
+        returns False once the player quit."""
+        for e in pygame.event.get() if events is None else events:
+            self.feed(e)
+        if self.dirty:
+            self.drawn = self.scene.draw(self.surface)
+            self.dirty = False
         return self.running
+
+    def feed(self, e: pygame.event.Event) -> None:
+        """One event into the scene; marks the screen dirty unless it was plain mouse motion."""
+        if e.type == pygame.USEREVENT and hasattr(e, "action"):
+            self.handle(Apply(e.action))           # a scripted action (``act`` step)
+        else:
+            scene = self.scene
+            for out in scene.event(e):
+                self.handle(out)
+            if isinstance(scene, GameScene):
+                if scene is self.scene:
+                    self.prefs["words"] = scene.words          # N switches it on the scene
+                if scene.changed:
+                    scene.changed, self.dirty = False, True
+        if e.type not in QUIET_EVENTS:
+            self.dirty = True
 
     def handle(self, out: Apply | Undo | Quit | Dismiss) -> None:
         """Carry out one scene output."""
@@ -65,8 +113,12 @@ class Driver:
             self._switch(self.session.scene())
 
     def _switch(self, scene: GameScene | PrivacyScene) -> None:
+        if isinstance(scene, GameScene):
+            for name, value in self.prefs.items():
+                setattr(scene, name, value)
         self.scene = scene
         scene.starting()
+        self.dirty = True
 
 
 def script_events(script: str, viewer: Callable[[], str]) -> Iterator[list[pygame.event.Event]]:
@@ -89,26 +141,18 @@ def script_events(script: str, viewer: Callable[[], str]) -> Iterator[list[pygam
             raise ValueError(f"unknown script step {step!r}")
 
 
+def next_events(blocking: bool) -> list[pygame.event.Event]:
+    """The events that came since the last frame, sleeping until there is one (or a wake-up)."""
+    if blocking:
+        first = pygame.event.wait(IDLE_WAKE_MS)
+        return ([first] if first.type != pygame.NOEVENT else []) + pygame.event.get()
+    events = pygame.event.get()
+    if not events:
+        time.sleep(POLL_S)
+    return events
+
+
 def state_summary(session: Session) -> str:
     """One line for scripts and tests: ply, side to move, result and state hash."""
     s = session.state
     return f"RESULT ply={s.ply} to_move={s.side_to_move} result={api.outcome(s)} hash={api.state_hash(s)}"
-
-
-def run(session: Session, surface: pygame.Surface, script: str | None = None,
-        fps: int = 30) -> int:
-    """The frame loop until the player quits (or, with ``script``, until it is used up)."""
-    driver, clock = Driver(session, surface), pygame.time.Clock()
-    steps = script_events(script, lambda: session.viewer) if script is not None else None
-    while driver.running:
-        if steps is not None:
-            batch = next(steps, None)
-            if batch is None:
-                break
-            for e in batch:
-                pygame.event.post(e)
-        driver.pump()
-        pygame.display.flip()
-        if steps is None:
-            clock.tick(fps)
-    return 0

@@ -17,14 +17,15 @@ __all__ = ["Layout", "LAYOUT", "cell_rect", "cell_at", "level_rect"]
 class Layout(NamedTuple):
     """Pixel geometry of the game screen."""
 
-    width: int = 1120
-    height: int = 720
+    width: int = 1366
+    height: int = 768
     bar: int = 28                     # the task bar's height (04/U4)
-    board_x: int = 16
-    board_y: int = 44
+    board_x: int = 34                 # room for the row labels (04/U71)
+    board_y: int = 50                 # room for the column labels
     cell: int = 64
     margin: int = 3                   # a border of pure square colour around each cell
     panel_x: int = 680
+    menus: int = 560                  # the menu buttons' width at the left of the task bar
 
     @property
     def board_size(self) -> int:

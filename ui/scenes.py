@@ -7,19 +7,24 @@ lines; it never touches a game state, the engine's rules or a file.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import NamedTuple, Union
 
 import pygame
 
 from engine.actions import Action, EndTurn
-from engine.notation import format_action
+from engine.notation import NotationError, format_action, parse_action, parse_turn
 from engine.view import PlayerView
 
 from . import choices, theme
 from .board_view import DrawnToken, draw_board
-from .layout import LAYOUT, Layout, cell_at
-from .panel_view import LIST_ROWS, draw_bar, draw_panel, draw_privacy, draw_status, end_button, list_row_rect
+from .cell_view import cell_lines, draw_cell_zoom
+from .layout import LAYOUT, Layout, cell_at, cell_rect
+from .panel_view import (HISTORY_ROW, LIST_ROWS, draw_bar, draw_panel, draw_privacy, draw_status,
+                         end_button, history_rect, list_row_rect, wrapped_history)
+from .small_boards import draw_small_boards
+from .words import describe, describe_turn
 
 __all__ = ["Apply", "Undo", "Quit", "Dismiss", "Output", "GameScene", "PrivacyScene", "SIDE_NAME"]
 
@@ -61,6 +66,14 @@ class GameScene:
         self.pending: list[Action] = []        # several actions for one clicked square (04/U36)
         self.cursor: Cell = (1, 1) if view.player == "B" else (10, 10)
         self.list_cursor = 0
+        self.list_scroll = 0                   # first row of the action list (wheel, PgUp/PgDn)
+        self.words = True                      # history and choices in words; N: notation
+        self.history_top: int | None = None    # first history row shown; None follows the newest
+        self.hover: Cell | None = None         # the square under the mouse, read in full
+        self.small_boards = True               # View: "Big board only" off (04/U28)
+        self.show_reinforcements = True        # View: reinforcement squares marked (04/U25)
+        self.small_dots: list[tuple[str, int, int, str]] = []
+        self.changed = False                   # a quiet event (mouse motion) changed the screen
         self.drawn: list[DrawnToken] = []
 
     def starting(self) -> None:
@@ -78,7 +91,33 @@ class GameScene:
             return self._mouse(e.pos, fire=e.button == 3)
         if e.type == pygame.KEYDOWN:
             return self._key(e.key)
+        if e.type == pygame.MOUSEWHEEL:
+            self._wheel(e)
+        if e.type == pygame.MOUSEMOTION:
+            cell = cell_at(e.pos, self.view.player, self.lay)
+            if cell != self.hover:
+                self.hover, self.changed = cell, True
         return []
+
+    def _wheel(self, e: pygame.event.Event) -> None:
+        """Scroll the history (under the mouse) or the action list by three rows a notch."""
+        pos = pygame.mouse.get_pos() if not hasattr(e, "pos") else e.pos
+        if history_rect(self.lay).collidepoint(pos):
+            self.scroll_history(-3 * e.y)
+        else:
+            self.scroll_list(-3 * e.y)
+
+    def scroll_history(self, rows: int) -> None:
+        """Move the history's first shown row by ``rows`` (negative: back in time)."""
+        total = len(wrapped_history(self.history_lines(), history_rect(self.lay).width))
+        visible = history_rect(self.lay).height // HISTORY_ROW
+        top = max(0, total - visible) if self.history_top is None else self.history_top
+        top = max(0, min(total - visible, top + rows))
+        self.history_top = None if top >= total - visible else top
+
+    def scroll_list(self, rows: int) -> None:
+        """Move the action list's first shown row by ``rows``."""
+        self.list_scroll = max(0, min(max(0, len(self.listed()) - LIST_ROWS), self.list_scroll + rows))
 
     def click(self, cell: Cell, fire: bool = False) -> list[Output]:
         """04/U35, U37: select the pieces of ``cell``, or choose the action that reaches it."""
@@ -92,6 +131,7 @@ class GameScene:
                 return []
         group = choices.actions_from(self.actions, cell, fire)
         self.selection, self.group, self.pending, self.list_cursor = (cell if group else None), group, [], 0
+        self.list_scroll = 0
         if not group:
             self.status = "no " + ("Fire" if fire else "action") + " from that square"
         else:
@@ -119,6 +159,12 @@ class GameScene:
             return self._end_turn()
         if key == pygame.K_z:
             return [Undo()]
+        if key == pygame.K_n:
+            self.words = not self.words
+            return []
+        if key in (pygame.K_PAGEUP, pygame.K_PAGEDOWN):
+            self.scroll_list(-LIST_ROWS if key == pygame.K_PAGEUP else LIST_ROWS)
+            return []
         if key == pygame.K_ESCAPE:
             self.selection, self.group, self.pending = None, [], []
             return []
@@ -153,21 +199,36 @@ class GameScene:
         return self.pending or self.group
 
     def _top(self) -> int:
-        return max(0, self.list_cursor - LIST_ROWS + 1)
+        return max(self.list_scroll, self.list_cursor - LIST_ROWS + 1)
+
+    def history_lines(self) -> list[str]:
+        """The history as shown: finished lines and this turn's actions, in words or notation."""
+        actions = list(self.view.turn.actions) if self.view.turn else []
+        if not self.words:
+            return self.history + ["+ " + a for a in actions]
+        return [_line_words(line) for line in self.history] + ["+ " + _action_words(a) for a in actions]
 
     def draw(self, surface: pygame.Surface) -> list[DrawnToken]:
         """Draw the whole screen; returns the board tokens drawn (kept in ``self.drawn``)."""
         surface.fill(theme.BACKGROUND)
         draw_bar(surface, self._title(), self.lay)
         highlights = choices.targets(self.group) if self.selection else []
-        self.drawn = draw_board(surface, self.view, self.selection, highlights, self.cursor, self.lay)
+        self.drawn = draw_board(surface, self.view, self.selection, highlights, self.cursor, self.lay,
+                                reinforcements=self.show_reinforcements)
         heading = "Choose one:" if self.pending else (f"Actions from {self.selection}" if self.selection else "Click a piece")
-        items = [format_action(a) for a in self.listed()]
+        words = (lambda a: describe(a, self.view)) if self.words else format_action
+        items = [words(a) for a in self.listed()]
         can_end = any(isinstance(a, EndTurn) for a in self.actions)
-        lines = self.history + ["+ " + a for a in (self.view.turn.actions if self.view.turn else ())]
         draw_panel(surface, heading, items, self.list_cursor if self.pending else -1, self._top(),
-                   can_end, lines, self.lay)
+                   can_end, self.history_lines(), self.lay, self.history_top,
+                   "History, in words (N: notation)" if self.words else "History, notation 04/H7 (N: words)")
         draw_status(surface, self.status, self.error, self.lay)
+        self.small_dots = draw_small_boards(surface, self.view, self.selection, self.lay) \
+            if self.small_boards else []
+        if self.hover is not None:
+            lines = cell_lines(self.view, *self.hover)
+            if len(lines) > 2 or any(line.startswith("  ") for line in lines):
+                draw_cell_zoom(surface, lines, cell_rect(*self.hover, self.view.player, self.lay))
         return self.drawn
 
     def _title(self) -> str:
@@ -206,3 +267,21 @@ class PrivacyScene:
         """A black screen with one sentence; no tokens."""
         draw_privacy(surface, SIDE_NAME[self.next_side], self.lay)
         return []
+
+
+@functools.lru_cache(maxsize=4096)
+def _line_words(line: str) -> str:
+    """A history line in words; a line the parser cannot read (censored) stays as it is."""
+    try:
+        return describe_turn(parse_turn(line))
+    except (NotationError, ValueError):
+        return line
+
+
+@functools.lru_cache(maxsize=1024)
+def _action_words(text: str) -> str:
+    """One action of the turn in progress (notation text) in words."""
+    try:
+        return describe(parse_action(text))
+    except (NotationError, ValueError):
+        return text

@@ -54,13 +54,61 @@ class Session:
         return None
 
     def undo(self) -> str | None:
-        """04/U31: take back the human's last action of this turn; returns why not, or None."""
-        if not self.state.actions:
-            return "04/U31: only this turn's actions can be undone here"
+        """04/U31: take back the last action, across turns too (non-competitive games only);
+        against the computer, back to before the human's last action. Returns why not, or None."""
+        if self.state.options.competitive:
+            return "a competitive game has no undo (04/U31, 02/D24)"
+        state, human_undone = self.state, False
         try:
-            self.state = api.undo(self.state)
+            while True:
+                actor = state.side_to_move if state.actions else _other(state.side_to_move)
+                state = api.undo(state)
+                human_undone = human_undone or actor != self.computer
+                if self.computer is None or (human_undone and state.side_to_move != self.computer):
+                    break
+        except api.RuleError:
+            return "nothing to undo (04/U31)"
+        self._restart_at(state)
+        return None
+
+    def undo_turn(self) -> str | None:
+        """04/U31: back to the start of this turn, or of the previous one if this one has no
+        action yet (against the computer: of the human's previous turn)."""
+        if self.state.options.competitive:
+            return "a competitive game has no undo (04/U31, 02/D24)"
+        ply = self.state.ply if self.state.actions else self.state.ply - 1
+        try:
+            while ply >= 1:
+                state = api.undo_to_turn(self.state, ply)
+                if state.side_to_move != self.computer:
+                    self._restart_at(state)
+                    return None
+                ply -= 1
         except api.RuleError as exc:
             return str(exc)
+        return "nothing to undo (04/U31)"
+
+    def _restart_at(self, state: api.GameState) -> None:
+        self.state, self.privacy_pending = state, False
+        self._autosave()
+
+    def switch_sides(self) -> str | None:
+        """04/U16: the human takes the other colour at once (non-competitive games against the
+        computer); the computer then plays if it is now its turn."""
+        if self.computer is None:
+            return "switching sides is for games against the computer (04/U16)"
+        if self.state.options.competitive:
+            return "sides cannot be switched in a competitive game (04/U16, 02/D24)"
+        self.computer = "B" if self.computer == "W" else "W"
+        self.play_computer()
+        return None
+
+    def save(self, path: str | Path) -> str | None:
+        """04/U8: save the game as its history; returns why not, or None."""
+        try:
+            api.save(self.state, path)
+        except OSError as exc:
+            return f"cannot save to {path}: {exc.strerror or exc}"
         return None
 
     def play_computer(self) -> None:
@@ -83,3 +131,7 @@ class Session:
     def _autosave(self) -> None:
         if self.save_path is not None:
             api.save(self.state, self.save_path)
+
+
+def _other(side: str) -> str:
+    return "W" if side == "B" else "B"

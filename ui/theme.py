@@ -19,6 +19,7 @@ TEXT: Colour = (230, 230, 230)
 DIM: Colour = (150, 150, 150)
 ERROR: Colour = (255, 110, 110)
 BAR: Colour = (60, 64, 80)
+REINFORCEMENT: dict[str, Colour] = {"B": (150, 60, 200), "W": (220, 160, 255)}   # 04/U25 corner marks
 
 # 04/U44: Air pieces blue (dark for Black, lighter for White), Sub green likewise; Ground
 # pieces ordinary black and white.
@@ -36,6 +37,9 @@ def square_colour(row: int, col: int) -> Colour:
 
 
 _FONTS: dict[int, pygame.font.Font] = {}
+_TEXTS: dict[tuple[int, str, Colour], pygame.Surface] = {}
+_FITS: dict[tuple[int, str, int], str] = {}
+_CACHE_MAX = 4096
 
 
 def font(size: int) -> pygame.font.Font:
@@ -45,7 +49,50 @@ def font(size: int) -> pygame.font.Font:
         _FONTS.clear()
         pygame.font.init()
     if not _FONTS:
-        pygame.register_quit(_FONTS.clear)
+        pygame.register_quit(_clear)
     if size not in _FONTS:
         _FONTS[size] = pygame.font.Font(None, size)
     return _FONTS[size]
+
+
+def text(size: int, value: str, colour: Colour) -> pygame.Surface:
+    """``value`` rendered (antialiased) at ``size`` in ``colour``; cached, since rendering text
+    is most of a frame's cost (issue 12 item 7)."""
+    key = (size, value, colour)
+    img = _TEXTS.get(key)
+    if img is None:
+        if len(_TEXTS) >= _CACHE_MAX:
+            _TEXTS.clear()
+        img = _TEXTS[key] = font(size).render(value, True, colour)
+    return img
+
+
+def fit(size: int, value: str, width: int) -> str:
+    """``value`` cut with an ellipsis to fit ``width`` pixels at ``size`` (cached; the cut point
+    is found by bisection, not one character at a time)."""
+    key = (size, value, width)
+    out = _FITS.get(key)
+    if out is None:
+        f = font(size)
+        if f.size(value)[0] <= width:
+            out = value
+        else:
+            lo, hi = 0, len(value)          # longest prefix whose text + ellipsis fits
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if f.size(value[:mid] + "…")[0] <= width:
+                    lo = mid
+                else:
+                    hi = mid - 1
+            out = value[:lo] + "…"
+        if len(_FITS) >= _CACHE_MAX:
+            _FITS.clear()
+        _FITS[key] = out
+    return out
+
+
+def _clear() -> None:
+    """Drop every font and rendered text (``pygame.quit()`` invalidates them)."""
+    _FONTS.clear()
+    _TEXTS.clear()
+    _FITS.clear()

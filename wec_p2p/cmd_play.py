@@ -6,6 +6,10 @@ import os
 from typing import Any
 
 
+# SDL falls back to these when it finds no screen: a window there is invisible (issue 12 item 7).
+NO_SCREEN_DRIVERS = frozenset({"offscreen", "dummy"})
+
+
 def register(subparsers: Any) -> None:
     """Add ``wec play``."""
     p = subparsers.add_parser("play", help="play on this computer: hotseat or against the computer",
@@ -32,9 +36,11 @@ def run(args: argparse.Namespace) -> int:
     import pygame
 
     from engine import api
-    from ui.app import run as run_frames, state_summary
+    from ui.app import state_summary
     from ui.layout import LAYOUT
     from ui.session import Session
+    from ui.shell import Shell
+    from wec_p2p.paths import data_dir
 
     try:
         state = api.load(args.load) if args.load else api.new_game()
@@ -42,8 +48,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"wec play: cannot load the game: {exc}")
         return 2
     computer = ("W" if args.side == "black" else "B") if args.vs_computer else None
-    session = Session(state, computer=computer, seed=args.seed, save_path=args.save)
+    autosave = data_dir() / "unfinished.wec"        # 04/U9: File > Continue after a crash
+    session = Session(state, computer=computer, seed=args.seed, save_path=args.save or autosave)
     pygame.display.init()   # no mixer: the game has no sound yet
+    if not args.headless and pygame.display.get_driver() in NO_SCREEN_DRIVERS:
+        pygame.quit()
+        print("wec play: no display to open a window on (DISPLAY / WAYLAND_DISPLAY not set?); "
+              "run it on a desktop, or use --headless --script for a scripted game")
+        return 2
     try:
         pygame.display.set_caption("WEC — Weaponized Chess")
         try:
@@ -51,7 +63,9 @@ def run(args: argparse.Namespace) -> int:
         except pygame.error as exc:
             print(f"wec play: cannot open a window ({exc}); with no display use --headless --script")
             return 2
-        code = run_frames(session, surface, args.script)
+        shell = Shell(session, surface, autosave=autosave)
+        code = shell.run(args.script)
+        session = shell.session
     finally:
         pygame.quit()
     if args.script is not None:

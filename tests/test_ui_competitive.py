@@ -1,0 +1,77 @@
+"""Competitive mode in hotseat: each player's screen shows the history censored for that player
+(RUL-37, 04/C1), switched on before the game from the options screen (02/D24, 04/U15)."""
+from __future__ import annotations
+
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import random
+from collections.abc import Iterator
+
+import pygame
+import pytest
+
+from engine import api
+from ui.layout import LAYOUT
+from ui.scenes import GameScene
+from ui.session import Session
+from ui.shell import Shell
+
+
+@pytest.fixture
+def screen() -> Iterator[pygame.Surface]:
+    pygame.init()
+    yield pygame.display.set_mode((LAYOUT.width, LAYOUT.height))
+    pygame.quit()
+
+
+def _hidden_mover_lines(state: api.GameState, viewer: str) -> list[int]:
+    """Indices of finished lines whose censored form for ``viewer`` differs from the full line."""
+    shown = api.history_for(state, viewer)
+    return [i for i, (a, b) in enumerate(zip(shown, state.history)) if a != b]
+
+
+def test_each_hotseat_player_sees_only_their_censored_history(screen: pygame.Surface) -> None:
+    """RUL-37: in a running competitive game the screen's history for each side leaves out (or
+    marks '?') what that side did not see; the other side's screen shows its own version."""
+    rng = random.Random(7)
+    session = Session(api.new_game(api.Options(competitive=True)))
+    shell = Shell(session, screen)
+    censored_seen = {"B": 0, "W": 0}
+    for n in range(240):
+        state = shell.session.state
+        if state.result is not None:
+            break
+        shell.session.state = api.apply_action(state, api.random_action(state, rng))
+        if n % 12:
+            continue                            # history_for replays the game: look now and then
+        shell.driver.refresh()
+        scene = shell.driver.scene
+        assert isinstance(scene, GameScene)
+        scene.words = False                                    # the notation, as censored
+        viewer = scene.view.player
+        shown = scene.history_lines()[:len(shell.session.state.history)]
+        assert shown == api.history_for(shell.session.state, viewer)
+        if _hidden_mover_lines(shell.session.state, viewer):
+            censored_seen[viewer] += 1
+            assert shown != list(shell.session.state.history)
+    assert censored_seen["B"] > 0 and censored_seen["W"] > 0, censored_seen
+
+
+def test_competitive_mode_is_switched_on_before_the_game_from_the_options_screen(
+        screen: pygame.Surface) -> None:
+    """02/D24, 04/U15: New game > Competitive game on > Start gives a competitive game, whose
+    Undo menu is then disabled (04/U31)."""
+    shell = Shell(Session(api.new_game()), screen)
+    shell.command("new")
+    assert shell.options is not None
+    shell.options.choose("competitive", True)
+    start = shell.options.start.rect.center
+    shell.pump([pygame.event.Event(pygame.MOUSEMOTION, pos=start, rel=(0, 0), buttons=(0, 0, 0)),
+                pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=start, button=1),
+                pygame.event.Event(pygame.MOUSEBUTTONUP, pos=start, button=1)], 0.05)
+    assert shell.session.state.options.competitive
+    assert not shell.context().can_undo or shell.context().competitive
+    assert shell.session.undo() == "a competitive game has no undo (04/U31, 02/D24)"

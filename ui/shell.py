@@ -1,0 +1,334 @@
+"""The window around the game: the menu bar, the options screen, file dialogs and messages.
+
+``Shell`` owns the pygame-gui manager (menus, dialogs, text fields, scrolling lists and
+tooltips are pygame-gui's, issue 12 item 6) and the game ``Driver``. Each frame it routes every
+event: a shortcut or a menu item becomes a command (``ui.menus``), a widget event goes to the
+widget, anything else to the game scene. It draws only when something changed.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pygame_gui
+from pygame_gui.windows import UIFileDialog, UIMessageWindow
+
+from engine import api
+from engine.options import Options
+
+from .app import QUIET_EVENTS, Driver, next_events, script_events
+from .layout import LAYOUT, Layout
+from .editor_model import EditorBuffer
+from .editor_screen import EditorScreen, LeaveEditor, PlayPosition
+from .menu_bar import BAR_HEIGHT, MenuBar
+from .menus import NOT_YET, MenuContext, shortcut_command
+from .option_words import GROUPS, describe_option, value_words
+from .options_screen import Cancelled, OptionsScreen, StartGame
+from .scenes import GameScene
+from .session import Session
+
+__all__ = ["Shell"]
+
+_WIDGET_EVENTS = [pygame_gui.UI_BUTTON_PRESSED, pygame_gui.UI_DROP_DOWN_MENU_CHANGED,
+                  pygame_gui.UI_TEXT_ENTRY_CHANGED, pygame_gui.UI_TEXT_ENTRY_FINISHED,
+                  pygame_gui.UI_FILE_DIALOG_PATH_PICKED, pygame_gui.UI_WINDOW_CLOSE,
+                  pygame_gui.UI_SELECTION_LIST_NEW_SELECTION, pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED]
+
+
+class Shell:
+    """One window: the game screen with its menus, or the options screen."""
+
+    def __init__(self, session: Session, surface: pygame.Surface, autosave: Path | None = None,
+                 lay: Layout = LAYOUT) -> None:
+        self.surface, self.lay, self.autosave = surface, lay, autosave
+        if not pygame.font.get_init():
+            pygame.font.init()                       # pygame-gui's fonts need it
+        self.manager = pygame_gui.UIManager((lay.width, lay.height))
+        self.manager.preload_fonts([{"name": "noto_sans", "point_size": 14, "style": "bold",
+                                     "antialiased": "1"}])
+        self.driver = Driver(session, surface)
+        self.menu = MenuBar(self.manager, self.context())
+        self.options: OptionsScreen | None = None
+        self.editor: EditorScreen | None = None
+        self.dialog: UIFileDialog | None = None
+        self.dialog_purpose = ""
+        self.message: UIMessageWindow | None = None
+        self.dirty = True
+        self.drew = False                  # the last frame drew something (so flip it)
+
+    @property
+    def session(self) -> Session:
+        """The game being played."""
+        return self.driver.session
+
+    @property
+    def running(self) -> bool:
+        """False once the player quit."""
+        return self.driver.running
+
+    def context(self) -> MenuContext:
+        """What the menus need to know about the game now."""
+        s, scene = self.session.state, self.driver.scene
+        return MenuContext(
+            competitive=s.options.competitive, started=bool(s.history or s.actions),
+            vs_computer=self.session.computer is not None,
+            can_undo=bool(s.history or s.actions),
+            can_end_turn=isinstance(scene, GameScene) and any(type(a).__name__ == "EndTurn" for a in scene.actions),
+            my_turn=isinstance(scene, GameScene) and bool(scene.actions),
+            has_autosave=self.autosave is not None and self.autosave.exists())
+
+    # -- the frame -------------------------------------------------------------------------------
+
+    def pump(self, events: list[pygame.event.Event] | None = None, dt: float = 0.0) -> bool:
+        """One frame: route ``events`` (or the queue's), update the widgets, draw if anything
+        changed; returns False once the player quit."""
+        for e in pygame.event.get() if events is None else events:
+            self.feed(e)
+        for _ in range(8):                 # the widgets' own events (posted while handling these)
+            posted = pygame.event.get(_WIDGET_EVENTS)
+            if not posted:
+                break
+            for e in posted:
+                self.feed(e)
+        self.manager.update(dt)
+        if self.dirty or self.driver.dirty:
+            self.draw()
+        return self.running
+
+    def feed(self, e: pygame.event.Event) -> None:
+        """One event: shortcut, widget, menu command or the game scene."""
+        if e.type not in QUIET_EVENTS:
+            self.dirty = True
+        if e.type == pygame.KEYDOWN and self.options is None and self.editor is None:
+            command = shortcut_command(e.key, getattr(e, "mod", 0))
+            if command is not None:
+                self.command(command)
+                return
+        if self.manager.process_events(e):
+            return
+        command = self.menu.ui_event(e)
+        if command is not None:
+            self.command(command)
+            return
+        if self._widget_event(e):
+            return
+        if self.options is None and self.editor is None and self.dialog is None and not self._over_menu(e):
+            self.driver.feed(e)
+            self.menu.set_context(self.context())
+
+    def draw(self) -> None:
+        """The game scene (or the options screen's background), then every widget."""
+        if self.editor is not None:
+            self.editor.draw(self.surface)
+        elif self.options is None:
+            self.driver.invalidate()
+            self.driver.pump([])
+        else:
+            self.surface.fill((24, 26, 30))
+        self.manager.draw_ui(self.surface)
+        self.dirty, self.drew = False, True
+
+    def _over_menu(self, e: pygame.event.Event) -> bool:
+        pos = getattr(e, "pos", None)
+        if e.type != pygame.MOUSEBUTTONDOWN or pos is None:
+            return False
+        return pos[1] < BAR_HEIGHT or (self.menu.panel is not None and self.menu.panel.rect.collidepoint(pos))
+
+    def _widget_event(self, e: pygame.event.Event) -> bool:
+        if self.editor is not None and self.dialog is None:
+            if self._over_menu(e):
+                return True
+            out = self.editor.ui_event(e)
+            if isinstance(out, PlayPosition):
+                self._close_editor()
+                self._start(out.state, "a game from the edited position")
+            elif isinstance(out, LeaveEditor):
+                self._close_editor()
+            return True
+        if self.options is not None:
+            out = self.options.ui_event(e)
+            if isinstance(out, StartGame):
+                self._close_options()
+                self._new_game(out.options)
+            elif isinstance(out, Cancelled):
+                self._close_options()
+            return True
+        if e.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED and e.ui_element is self.dialog:
+            self.dialog = None
+            self._picked(Path(e.text))
+            return True
+        if e.type == pygame_gui.UI_WINDOW_CLOSE and e.ui_element is self.dialog:
+            self.dialog = None
+            return True
+        return False
+
+    def run(self, script: str | None = None) -> int:
+        """The frame loop until the player quits (or, with ``script``, until it is used up); it
+        sleeps while nothing happens and draws only after a change (issue 12 item 7)."""
+        steps = script_events(script, lambda: self.session.viewer) if script is not None else None
+        blocking = pygame.display.get_driver() not in ("dummy", "offscreen")
+        clock = pygame.time.Clock()
+        while self.running:
+            if steps is not None:
+                batch = next(steps, None)
+                if batch is None:
+                    break
+                self.pump(batch, clock.tick() / 1000)
+                pygame.display.flip()
+                continue
+            events = next_events(blocking)
+            if any(e.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE) for e in events):
+                self.dirty = True
+            self.drew = False
+            self.pump(events, clock.tick() / 1000)
+            if self.drew:
+                pygame.display.flip()
+        return 0
+
+    # -- commands --------------------------------------------------------------------------------
+
+    def command(self, name: str) -> None:
+        """Carry out a menu command (04/U5-U32); a refused one says why on the status line."""
+        handler = getattr(self, "_do_" + name, None)
+        if name in NOT_YET:
+            self.driver.say(NOT_YET[name], error=True)
+            return
+        if handler is None:
+            self.driver.say(f"'{name}' is not in this version yet", error=True)
+            return
+        handler()
+        self.menu.set_context(self.context())
+        self.dirty = True
+
+    def _do_new(self) -> None:
+        self._open_options(Options(competitive=self.session.state.options.competitive), "New game: the rules")
+
+    def _do_options(self) -> None:
+        ctx = self.context()
+        if ctx.started or ctx.competitive:
+            self.driver.say("the rules are fixed once the first move is made (04/U15)", error=True)
+            return
+        self._open_options(self.session.state.options, "The rules of this game")
+
+    def _do_editor(self) -> None:
+        """04/U10: the current position becomes the editor's buffer (not in competitive games)."""
+        if self.session.state.options.competitive:
+            self.driver.say("the board editor is not available in a competitive game (04/U10)", error=True)
+            return
+        self.menu.close()
+        self._close_options()
+        self._close_editor()
+        self.editor = EditorScreen(self.manager, EditorBuffer.from_state(self.session.state), self.lay)
+
+    def _close_editor(self) -> None:
+        if self.editor is not None:
+            self.editor.kill()
+        self.editor = None
+
+    def _do_load(self) -> None:
+        self._file_dialog("load", "Load a game", existing=True)
+
+    def _do_save(self) -> None:
+        self._file_dialog("save", "Save the game", existing=False)
+
+    def _do_continue(self) -> None:
+        if self.autosave is None or not self.autosave.exists():
+            self.driver.say("there is no unfinished game to continue (04/U9)", error=True)
+            return
+        self._load(self.autosave)
+
+    def _do_quit(self) -> None:
+        self.driver.running = False
+
+    def _do_switch_sides(self) -> None:
+        self._result(self.session.switch_sides(), "you now play " + self._human_colour())
+
+    def _do_undo(self) -> None:
+        self._result(self.session.undo(), "undone")
+
+    def _do_undo_turn(self) -> None:
+        self._result(self.session.undo_turn(), "back to the start of the turn")
+
+    def _do_words(self) -> None:
+        on = self.driver.toggle("words")
+        self.driver.say("history and choices in words" if on else "history and choices in the notation (04/H7)")
+
+    def _do_reinforcements(self) -> None:
+        on = self.driver.toggle("show_reinforcements")
+        self.driver.say("reinforcement squares marked (04/U25)" if on else "reinforcement marks hidden")
+
+    def _do_big_board_only(self) -> None:
+        on = self.driver.toggle("small_boards")
+        self.driver.say("the three small boards are shown (04/U4)" if on else "big board only (04/U28)")
+
+    def _do_end_turn(self) -> None:
+        if isinstance(self.driver.scene, GameScene):
+            for out in self.driver.scene._end_turn():
+                self.driver.handle(out)
+
+    def _do_hint_move(self) -> None:
+        self.driver.say("Move: click one of your pieces, then one of the yellow squares (04/U33, U35)")
+
+    def _do_hint_fire(self) -> None:
+        self.driver.say("Fire: right-click one of your pieces (or F on the cursor), then a yellow square (04/U37)")
+
+    def _do_status(self) -> None:
+        """04/U23: the game's set-up as text."""
+        opts = self.session.state.options
+        lines = [f"<b>{group}</b><br>" + "<br>".join(
+            f"{describe_option(n).label}: {value_words(n, getattr(opts, n))}" for n in names)
+            for group, names in GROUPS]
+        self.message = UIMessageWindow(pygame.Rect(200, 60, 700, 600), "<br><br>".join(lines), self.manager,
+                                       window_title="Game status")
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _human_colour(self) -> str:
+        return {"B": "White", "W": "Black"}.get(self.session.computer or "", "both sides")
+
+    def _result(self, error: str | None, done: str) -> None:
+        self.driver.refresh()
+        self.driver.say(error if error is not None else done, error=error is not None)
+
+    def _open_options(self, options: Options, title: str) -> None:
+        self.menu.close()
+        self._close_options()
+        rect = pygame.Rect(40, BAR_HEIGHT + 10, self.lay.width - 80, self.lay.height - BAR_HEIGHT - 20)
+        self.options = OptionsScreen(self.manager, rect, options, title)
+
+    def _close_options(self) -> None:
+        if self.options is not None:
+            self.options.kill()
+        self.options = None
+
+    def _new_game(self, options: Options) -> None:
+        """04/U6: a new game with ``options``; against the computer it plays if it starts."""
+        self._start(api.new_game(options), "a new game")
+
+    def _start(self, state: api.GameState, status: str) -> None:
+        old = self.session
+        self.driver.session = Session(state, computer=old.computer, seed=1, save_path=old.save_path)
+        self.driver.refresh(status=status)
+
+    def _file_dialog(self, purpose: str, title: str, existing: bool) -> None:
+        self.menu.close()
+        start = str(self.autosave.parent if self.autosave is not None else Path.cwd())
+        self.dialog = UIFileDialog(pygame.Rect(200, 80, 600, 500), self.manager, window_title=title,
+                                   initial_file_path=start, allow_existing_files_only=existing)
+        self.dialog_purpose = purpose
+
+    def _picked(self, path: Path) -> None:
+        if self.dialog_purpose == "load":
+            self._load(path)
+        else:
+            error = self.session.save(path)
+            self.driver.say(error if error is not None else f"saved to {path}", error=error is not None)
+
+    def _load(self, path: Path) -> None:
+        """04/U7, U9: play on from a save file; an unreadable one says why and changes nothing."""
+        try:
+            state = api.load(path)
+        except (OSError, api.SaveError) as exc:
+            self.driver.say(f"cannot load {path.name}: {exc}", error=True)
+            return
+        self._start(state, f"loaded {path.name}")

@@ -1,0 +1,61 @@
+"""The three small boards (04/U4): one per level, Air, Ground and Sub, beside the big board.
+
+Pure renderer of a ``PlayerView``: a dot for each own or seen piece on that level (04/U44
+colours), a small mark for projectiles, and the selected square outlined. "Big board only"
+(04/U28) simply does not call it. Nothing hidden from the viewer is drawn (RUL-18).
+"""
+from __future__ import annotations
+
+import pygame
+
+from engine.view import PlayerView
+
+from . import theme
+from .layout import LAYOUT, Layout
+
+__all__ = ["SMALL_CELL", "small_boards_rect", "draw_small_boards"]
+
+SMALL_CELL = 10
+_LEVELS = (("A", "Air"), ("G", "Ground"), ("S", "Sub"))
+_GAP = 12
+_MUTED = ((120, 120, 112), (70, 72, 78))      # the squares, quieter than the pieces
+
+
+def small_boards_rect(lay: Layout = LAYOUT) -> pygame.Rect:
+    """Where the three boards and their captions go: the panel's top right."""
+    w = 3 * 10 * SMALL_CELL + 2 * _GAP
+    return pygame.Rect(lay.width - w - 10, lay.board_y, w, 10 * SMALL_CELL + 18)
+
+
+def draw_small_boards(surface: pygame.Surface, view: PlayerView, selection: tuple[int, int] | None = None,
+                      lay: Layout = LAYOUT) -> list[tuple[str, int, int, str]]:
+    """Draw the three level boards from ``view.player``'s seat; returns (level, row, col, side)
+    of every dot drawn, for tests."""
+    area, drawn = small_boards_rect(lay), []
+    for i, (level, name) in enumerate(_LEVELS):
+        x = area.x + i * (10 * SMALL_CELL + _GAP)
+        caption = theme.text(14, name, theme.DIM)
+        surface.blit(caption, (x, area.y))
+        top = area.y + 16
+        for row in range(1, 11):
+            for col in range(1, 11):
+                cell = _cell(x, top, row, col, view.player)
+                surface.fill(_MUTED[(row + col) % 2], cell)
+        pieces = [(p.row, p.col, p.side) for p in view.own if p.level == level]
+        pieces += [(s.row, s.col, s.side) for s in view.seen if s.level == level]
+        for row, col, side in sorted(set(pieces)):
+            pygame.draw.circle(surface, theme.PIECE_FILL[side, level], _cell(x, top, row, col, view.player).center, 4)
+            pygame.draw.circle(surface, theme.STRIP_LINE, _cell(x, top, row, col, view.player).center, 4, 1)
+            drawn.append((level, row, col, side))
+        for pr in view.projectiles:
+            if pr.level == level:
+                pygame.draw.circle(surface, theme.PROJECTILE, _cell(x, top, pr.row, pr.col, view.player).center, 2)
+        if selection is not None:
+            pygame.draw.rect(surface, theme.SELECTED, _cell(x, top, *selection, view.player), 1)
+    return drawn
+
+
+def _cell(x: int, top: int, row: int, col: int, viewer: str) -> pygame.Rect:
+    if viewer == "W":
+        return pygame.Rect(x + (10 - col) * SMALL_CELL, top + (row - 1) * SMALL_CELL, SMALL_CELL, SMALL_CELL)
+    return pygame.Rect(x + (col - 1) * SMALL_CELL, top + (10 - row) * SMALL_CELL, SMALL_CELL, SMALL_CELL)
