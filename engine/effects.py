@@ -257,10 +257,13 @@ def hit_cells(state: GameState, cells: list[tuple[int, int, str]]) -> None:
 
 def arrival_hits(state: GameState, sids: list[int]) -> None:
     """Pieces that just arrived in a projectile's cell are hit at once (RUL-15)."""
+    if not state.projectiles:
+        return
+    flying = {(q.row, q.col, q.level) for q in state.projectiles}
     cells = []
     for sid in sids:
         p = state.pieces.get(sid)
-        if p is not None and any((q.row, q.col, q.level) == p.cell for q in state.projectiles):
+        if p is not None and p.cell in flying:
             cells.append(p.cell)
     if cells:
         hit_cells(state, cells)

@@ -270,8 +270,9 @@ class _Gen:
             if not on_board(r, c):
                 continue
             for lv in ((GROUND, AIR) if p.level == GROUND else (GROUND,)):   # 03/M1.10.2
+                # every route cell is on the board (chopper_routes): clear = not occupied
                 routes = [rt for rt in chopper_routes(p.cell, (r, c, lv))
-                          if all(self.clear(*cell) for cell in rt[:-1])]
+                          if self.occupied.isdisjoint(rt[:-1])]
                 if not routes:
                     continue                                                # 03/M1.10.3
                 for q in passengers:

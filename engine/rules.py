@@ -591,22 +591,28 @@ def _exchanges(state: GameState, side: str) -> list[Exchange]:
     mine = [state.pieces[s] for s in sorted(state.pieces)
             if state.pieces[s].side == side and _may_act(state, s)]
     out: list[Exchange] = []
+    free = {p.sid: _distinct(state, _free(p)) for p in mine}     # what each may give
+    secondary = {p.sid for p in mine if KINDS[p.kind].role == "secondary"}
     for g in mine:
         if not g.arts:
             continue
+        gives = free[g.sid]
+        gd = None
         for r in mine:
             if r.sid == g.sid:
                 continue
-            if distance(g.square, r.square) > 1 and \
-                    "secondary" not in (KINDS[g.kind].role, KINDS[r.kind].role):
-                continue
-            gd, rd = describe(state, g), describe(state, r)
-            for a1 in _distinct(state, _free(g)):
+            if max(abs(g.row - r.row), abs(g.col - r.col)) > 1 and \
+                    g.sid not in secondary and r.sid not in secondary:
+                continue                  # next to each other, or one is secondary (A-17)
+            if gd is None:
+                gd = describe(state, g)
+            rd = describe(state, r)
+            for a1 in gives:
                 code = state.art_code[a1]
                 if _swap_ok(state, g, r, a1, None):
                     out.append(Exchange(gd, code, rd))
                 if r.sid > g.sid:
-                    for a2 in _distinct(state, _free(r)):
+                    for a2 in free[r.sid]:
                         if _swap_ok(state, g, r, a1, a2):
                             out.append(Exchange(gd, code, rd, state.art_code[a2]))
     return out
@@ -652,7 +658,9 @@ def _reinforces(state: GameState, side: str) -> list[Reinforce]:
 
 def _free(p: Piece) -> tuple[int, ...]:
     """Held articles that may leave the piece: not the one in use on a trip (RUL-29)."""
-    return tuple(a for a in p.arts if p.trip is None or a != p.trip[0])
+    if p.trip is None:
+        return p.arts
+    return tuple(a for a in p.arts if a != p.trip[0])
 
 
 def _fits(state: GameState, p: Piece, arts: tuple[int, ...]) -> bool:

@@ -374,9 +374,14 @@ class GameState:
 
     def move_piece(self, sid: int, row: int, col: int, level: str, **changes: Any) -> Piece:
         """Relocate a piece (and apply other field changes); returns the new value."""
-        if level != self.pieces[sid].level:
+        old = self.pieces[sid]
+        if level != old.level:
             self.lose_homing(sid)
-        p = replace(self.pieces[sid], row=row, col=col, level=level, **changes)
+        if not changes or changes.keys() == {"origin"}:      # the usual Move: positional
+            p = Piece(sid, old.kind, old.side, row, col, level, old.hand, old.arts, old.stun,
+                      changes.get("origin", old.origin), old.trip, old.ready)
+        else:
+            p = replace(old, row=row, col=col, level=level, **changes)
         self.put(p)
         return p
 
