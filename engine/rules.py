@@ -217,8 +217,9 @@ def _norm(move: Move) -> tuple[object, ...]:
 def _listed_move(state: GameState, action: Move) -> MovePlan | None:
     """The plan of a Move that is the very object ``legal_actions`` listed for this state: the
     first plan with that Move, as the search below finds it (a listing keeps the first of
-    equal actions), without comparing every plan."""
-    if action.doze or not state.listed(action):
+    equal actions; a listed nudge names only members its side sees, so the search would not
+    rewrite it), without comparing every plan."""
+    if not state.listed(action):
         return None
     e = state._cache.get("listed_moves")
     if e is None or e[0] is not state.turn:

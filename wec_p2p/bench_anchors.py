@@ -71,8 +71,9 @@ def random_game(seed: int, plies: int = 200) -> int:
     return n
 
 
-def anchor_state() -> dict[str, Any]:
-    """A ~5 KB game state in canonical key order: 10x10 board, 4 players, 29-entry history."""
+def anchor_state(entries: int = 29) -> dict[str, Any]:
+    """A ~5 KB game state in canonical key order: 10x10 board, 4 players, 29-entry history
+    (``entries``: a longer history, for a state of another size)."""
     rng = random.Random(5)
     board = [[[rng.randrange(0, 40), rng.choice("GAS"), rng.randrange(0, 4)] if rng.random() < 0.6
               else [] for _ in range(10)] for _ in range(10)]
@@ -82,13 +83,18 @@ def anchor_state() -> dict[str, Any]:
     history = [{"ply": i + 1, "action": f"MV:RP({rng.randrange(1, 11)},{rng.randrange(1, 11)})->"
                 f"({rng.randrange(1, 11)},{rng.randrange(1, 11)}),FI:RO/K(1,5)->(2,5),PU:K(1,5)^SL",
                 "sig": bytes(rng.randrange(256) for _ in range(44)),
-                "prev": bytes(rng.randrange(256) for _ in range(32))} for i in range(29)]
+                "prev": bytes(rng.randrange(256) for _ in range(32))} for i in range(entries)]
     return {"v": 1, "board": board, "players": players, "history": history,
             "ply": 30, "result": None}
 
 
-def hash_case() -> tuple[Callable[[], object], int]:
-    """``sha256(packb(state))`` of the ~5 KB pre-ordered state, and its packed size."""
-    state = anchor_state()
+def hash_case(size_at_least: int = 0) -> tuple[Callable[[], object], int]:
+    """``sha256(packb(state))`` of the ~5 KB pre-ordered state (or of one with a history long
+    enough to pack to ``size_at_least`` bytes), and its packed size."""
+    entries = 29
+    state = anchor_state(entries)
+    while len(msgpack.packb(state, use_bin_type=True)) < size_at_least:
+        entries += 1
+        state = anchor_state(entries)
     size = len(msgpack.packb(state, use_bin_type=True))
     return (lambda: hashlib.sha256(msgpack.packb(state, use_bin_type=True)).hexdigest()), size
