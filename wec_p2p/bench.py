@@ -151,14 +151,10 @@ def apply_undo_case(positions: list[api.GameState], held: bool) -> Callable[[], 
     """Apply + undo of every legal action, per action, over all positions. ``held``: the
     previous state stays referenced (undo returns it); otherwise every applied state is a copy
     whose undo record alone leads back."""
-    work = []
-    for st in positions:
-        api.legal_actions(st)               # warm, as a search generates before it applies
-        work.append((st, api.legal_actions(st)))
-
     def run() -> float:
         total, n = 0.0, 0
-        for st, acts in work:
+        for st in positions:
+            acts = api.legal_actions(st)     # as a search does: list, then apply what it listed
             if held:
                 def go(st: api.GameState = st, acts: list[api.Action] = acts) -> None:
                     for a in acts:
