@@ -8,16 +8,17 @@ and the final state hash (for the default options, the ``state`` line ``wec self
 """
 from __future__ import annotations
 
-import gc
 import hashlib
 import random
 import subprocess
 import sys
 import tracemalloc
 
+import msgpack
 import pytest
 
 from engine import api
+from engine.state import to_dict
 
 #: (options that differ from the defaults, seed, turns, actions, digest of every hash, final hash)
 RECORDED = [
@@ -116,6 +117,8 @@ def _selfplay(changed: dict[str, object], seed: int,
         state = api.apply_action(state, api.random_action(state, rng))
         hashes.append(api.state_hash(state))
         digest.update(bytes.fromhex(hashes[-1]))
+        if len(hashes) % 7 == 0:      # the bytes put together from parts are the canonical ones
+            assert api.serialise(state) == msgpack.packb(to_dict(state), use_bin_type=True)
     return state, digest.hexdigest()[:32], hashes
 
 
@@ -142,3 +145,37 @@ def test_wec_selfplay_prints_the_recorded_hash() -> None:
                           "--turns", "160", "--quiet"], capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["state", RECORDED[2][5]]
+
+
+def test_undo_gives_back_the_held_state_itself_04_U31() -> None:
+    """04/U31: while the caller still holds the previous state, undo returns that very object
+    (as before the speed work); once it is freed, an equal state rebuilt from the undo record."""
+    rng = random.Random(4)
+    first = api.new_game()
+    second = api.apply_action(first, api.random_action(first, rng))
+    third = api.apply_action(second, api.random_action(second, rng))
+    fourth = api.apply_action(third, api.random_action(third, rng))   # seals third's record
+    assert api.undo(fourth) is third and api.undo(third) is second
+    want = api.serialise(second)
+    lone = third.detached()           # the same state, holding nothing but its undo record
+    assert lone is not third and api.serialise(lone) == api.serialise(third)
+    back = api.undo(lone)
+    assert back is not second and api.serialise(back) == want
+    assert api.serialise(api.undo(back)) == api.serialise(first)
+
+
+def test_a_long_game_holds_under_10_kb_a_turn() -> None:
+    """Issue 13 item 8: a game kept whole for undo holds at most 10 KB per turn (tracemalloc,
+    the same game played once first so that process-wide caches are not counted)."""
+    from wec_p2p.bench import long_game
+
+    long_game(300, 5)
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        state = long_game(300, 5)
+        used = tracemalloc.get_traced_memory()[0] - base
+    finally:
+        tracemalloc.stop()
+    assert len(state.history) == 300
+    assert used / 300 <= 10 * 1024, f"{used / 300:.0f} bytes per turn"
