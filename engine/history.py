@@ -14,6 +14,8 @@ orders in a fixed sequence and keeps the first whose re-printed line equals the 
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import itertools
 import json
 from pathlib import Path
@@ -61,8 +63,10 @@ def save(state: GameState, path: str | Path) -> None:
     tmp.replace(path)
 
 
-def loads(text: str, name: str = "<save>") -> GameState:
-    """Rebuild a game from save-file text by replaying it.
+def loads(text: str, name: str = "<save>",
+          progress: Callable[[int, int], None] | None = None) -> GameState:
+    """Rebuild a game from save-file text by replaying it; ``progress(done, total)`` is told
+    after each line (a window shows it while a long game loads).
 
     :raises SaveError: the text is not a save file, or a line cannot be parsed or replayed;
         the message names ``name`` and the line.
@@ -88,6 +92,8 @@ def loads(text: str, name: str = "<save>") -> GameState:
     number = 3
     i = 0
     while i < len(body):
+        if progress is not None:
+            progress(i, len(body))
         line = body[i]
         number = i + 4
         i += 1
@@ -115,10 +121,12 @@ def loads(text: str, name: str = "<save>") -> GameState:
             raise SaveError(f"{name}:{number}: {exc}") from None
         except RuleError as exc:
             raise SaveError(f"{name}:{number}: illegal: {exc}") from None
+    if progress is not None:
+        progress(len(body), len(body))
     return state
 
 
-def load(path: str | Path) -> GameState:
+def load(path: str | Path, progress: Callable[[int, int], None] | None = None) -> GameState:
     """Read and replay a save file. :raises SaveError: unreadable, corrupt or illegal content."""
     path = Path(path)
     try:
@@ -127,7 +135,7 @@ def load(path: str | Path) -> GameState:
         raise SaveError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise SaveError(f"{path}: cannot read: {exc}") from None
-    return loads(text, str(path))
+    return loads(text, str(path), progress)
 
 
 def initial_state(options: Options, start: str) -> GameState:

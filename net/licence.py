@@ -5,6 +5,12 @@ msgpack map (keys sorted, our own packer's bytes) and ``sig`` is the vendor's Ed
 signature over ``TOKEN_CONTEXT + payload``. Verification checks the signature over the exact
 received bytes first, then decodes and validates the payload; the only trust anchor is the
 vendor public key built into the program (``net/vendor_key.py``), never one carried in a token.
+
+Version 2 (issue 10 item 5) adds ``mach``, the machine fingerprint (``net/machine.py``): the
+installation's own start-up check passes ``machine=`` and refuses a token of another machine
+(``wrong_machine``: a copied data directory) or one without the field (``not_machine_bound``:
+activated before this change; re-activating it reuses its seat). A peer cannot see our machine,
+so the check of a peer's token binds it to the peer's identity key only.
 """
 from __future__ import annotations
 
@@ -27,11 +33,17 @@ __all__ = [
     "verify_peer_token", "sign_token", "vendor_key_id", "check_public_key", "NETWORK_FEATURE",
 ]
 
-TOKEN_VERSION = 1
+TOKEN_VERSION = 2          # what the endpoint issues; 1 (no machine binding) is still decoded
 TOKEN_CONTEXT = b"wec/licence-token/v1\x00"
 MAX_TOKEN_BYTES = 4096
 NETWORK_FEATURE = "network"
-_PAYLOAD_KEYS = ("dev", "ed", "exp", "feat", "iat", "kid", "lic", "v")
+_PAYLOAD_KEYS = {1: ("dev", "ed", "exp", "feat", "iat", "kid", "lic", "v"),
+                 2: ("dev", "ed", "exp", "feat", "iat", "kid", "lic", "mach", "v")}
+REACTIVATE_HINT = ("re-activate this installation once with `wec activate KEY` (online, or by the offline "
+                   "route); it keeps its seat")
+COPY_HINT = ("this data directory was copied from another machine: activate this copy on its own with "
+             "`wec activate KEY --new-installation` (it gets its own installation key and takes a seat "
+             "of its own; the original keeps its seat)")
 
 
 class LicenceError(Exception):
@@ -55,6 +67,7 @@ class LicenceToken:
     features: tuple[str, ...]
     expires_at: int | None
     raw: bytes
+    machine: str | None = None   # the machine fingerprint (version 2), None in a version 1 token
 
     @property
     def token_id(self) -> str:
@@ -81,14 +94,17 @@ def check_public_key(raw: bytes, what: str = "public key") -> Ed25519PublicKey:
 
 def sign_token(vendor_private_key: Ed25519PrivateKey, *, licence_id: str, device_fingerprint: str,
                issued_at: int, edition: str, features: tuple[str, ...] | list[str],
-               expires_at: int | None = None) -> bytes:
-    """Vendor side: build and sign a token for one installation."""
+               expires_at: int | None = None, machine: str | None = None) -> bytes:
+    """Vendor side: build and sign a token for one installation (on one ``machine``: version 2;
+    without it, a version 1 token as issued before machine binding)."""
     pub = vendor_private_key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
     fields: dict[str, Any] = {
         "dev": device_fingerprint, "ed": edition, "exp": expires_at,
         "feat": sorted(set(features)), "iat": issued_at, "kid": vendor_key_id(pub),
-        "lic": licence_id, "v": TOKEN_VERSION,
+        "lic": licence_id, "v": 1,
     }
+    if machine is not None:
+        fields = {**{k: v for k, v in fields.items() if k != "v"}, "mach": machine, "v": 2}
     _check_payload(fields)
     payload = msgpack.packb(fields, use_bin_type=True)
     sig = vendor_private_key.sign(TOKEN_CONTEXT + payload)
@@ -96,11 +112,13 @@ def sign_token(vendor_private_key: Ed25519PrivateKey, *, licence_id: str, device
 
 
 def verify_token(token_bytes: bytes, device_public_key: bytes, *,
-                 vendor_public_key: bytes = VENDOR_PUBLIC_KEY, now: float | None = None) -> LicenceToken:
-    """Verify a token offline for the installation whose public key is given.
+                 vendor_public_key: bytes = VENDOR_PUBLIC_KEY, now: float | None = None,
+                 machine: str | None = None) -> LicenceToken:
+    """Verify a token offline for the installation whose public key is given (and, with
+    ``machine``, for this machine: the installation's own check).
 
     :raises LicenceError: malformed, unknown_vendor_key, bad_signature, unsupported_version,
-        wrong_device, expired or weak_key, with a reason.
+        wrong_device, not_machine_bound, wrong_machine, expired or weak_key, with a reason.
     """
     check_public_key(device_public_key, "installation key")
     vendor = check_public_key(vendor_public_key, "vendor key")
@@ -115,11 +133,16 @@ def verify_token(token_bytes: bytes, device_public_key: bytes, *,
     if fields["dev"] != fingerprint(device_public_key):
         raise LicenceError("wrong_device", "token is bound to another installation "
                            "(copied from another machine?); activate this installation")
+    if machine is not None and fields.get("mach") is None:
+        raise LicenceError("not_machine_bound", "this licence token was issued before tokens were bound to "
+                           "the machine: " + REACTIVATE_HINT)
+    if machine is not None and fields["mach"] != machine:
+        raise LicenceError("wrong_machine", "the licence token was activated on another machine; " + COPY_HINT)
     expires = fields["exp"]
     if expires is not None and (time.time() if now is None else now) >= expires:
         raise LicenceError("expired", "this edition's licence has expired; renew it")
     return LicenceToken(fields["kid"], fields["lic"], fields["dev"], fields["iat"], fields["ed"],
-                        tuple(fields["feat"]), expires, bytes(token_bytes))
+                        tuple(fields["feat"]), expires, bytes(token_bytes), fields.get("mach"))
 
 
 def verify_peer_token(token_bytes: bytes, peer_public_key_bytes: bytes, *,
@@ -167,12 +190,13 @@ def _signature_error(payload: bytes, vendor_public_key: bytes) -> LicenceError:
 def _decode_payload(payload: bytes) -> dict[str, Any]:
     """Decode and schema-check signed payload bytes. :raises LicenceError: malformed/unsupported_version."""
     fields = _unpack(payload)
-    if not isinstance(fields, dict) or tuple(fields) != _PAYLOAD_KEYS:
-        if isinstance(fields, dict) and fields.get("v") != TOKEN_VERSION:
-            raise LicenceError("unsupported_version", f"token version {fields.get('v')!r} is not supported")
-        raise LicenceError("malformed", f"token fields must be exactly {list(_PAYLOAD_KEYS)} in order")
-    if fields["v"] != TOKEN_VERSION:
-        raise LicenceError("unsupported_version", f"token version {fields['v']!r} is not supported")
+    if not isinstance(fields, dict):
+        raise LicenceError("malformed", "token payload must be a map")
+    version = fields.get("v")
+    if type(version) is not int or version not in _PAYLOAD_KEYS:
+        raise LicenceError("unsupported_version", f"token version {version!r} is not supported")
+    if tuple(fields) != _PAYLOAD_KEYS[version]:
+        raise LicenceError("malformed", f"token fields must be exactly {list(_PAYLOAD_KEYS[version])} in order")
     _check_payload(fields)
     if msgpack.packb(fields, use_bin_type=True) != payload:
         raise LicenceError("malformed", "token payload is not canonically encoded")
@@ -194,8 +218,11 @@ def _check_payload(f: dict[str, Any]) -> None:
         "feat": isinstance(f["feat"], list) and len(f["feat"]) <= 16
         and all(ok_str(x, 32) for x in f["feat"]) and f["feat"] == sorted(set(f["feat"])),
         "iat": ok_int(f["iat"]), "kid": ok_str(f["kid"], 16) and len(f["kid"]) == 16,
-        "lic": ok_str(f["lic"], 64), "v": f["v"] == TOKEN_VERSION,
+        "lic": ok_str(f["lic"], 64), "v": f["v"] in _PAYLOAD_KEYS,
     }
+    if "mach" in f:
+        checks["mach"] = (isinstance(f["mach"], str) and len(f["mach"]) == 64
+                          and all(c in "0123456789abcdef" for c in f["mach"]))
     bad = [k for k, good in checks.items() if not good]
     if bad:
         raise LicenceError("malformed", f"token field(s) {bad} have the wrong type or range")

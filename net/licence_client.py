@@ -16,6 +16,7 @@ from typing import Any
 from net.atomic import write_atomic
 from net.identity import load_or_create
 from net.licence import VENDOR_PUBLIC_KEY, LicenceError, LicenceToken, verify_token
+from net.machine import MachineIdError, machine_fingerprint
 from net.licence_request import (
     b64d, b64e, build_request, dumps, loads_strict, parse_response,
 )
@@ -47,7 +48,37 @@ def check_installation(directory: Path | None = None, *, vendor_public_key: byte
                            "computer opponent do not)")
     identity = load_or_create(directory)
     return verify_token(path.read_bytes(), identity.public_bytes,
-                        vendor_public_key=vendor_public_key, now=now)
+                        vendor_public_key=vendor_public_key, now=now, machine=this_machine(identity.public_bytes))
+
+
+def this_machine(device_pub: bytes) -> str:
+    """This machine's fingerprint for the installation key. :raises LicenceError: machine_id."""
+    try:
+        return machine_fingerprint(device_pub)
+    except MachineIdError as exc:
+        raise LicenceError("machine_id", str(exc)) from None
+
+
+COPIED_DIR = "copied-installation"
+INSTALLATION_FILES = ("identity.key", TOKEN_FILE, PENDING_FILE, "known_peers.json")
+
+
+def set_aside_installation(directory: Path) -> Path | None:
+    """``--new-installation`` (issue 10 item 5): move this copy's installation files (identity
+    key, licence token, pending request, pinned peers) into ``copied-installation-N/``, so that
+    the next activation creates an installation of its own. Games and saves stay. Returns the
+    folder, or None if there was nothing to move."""
+    present = [name for name in INSTALLATION_FILES if (directory / name).exists()]
+    if not present:
+        return None
+    n = 1
+    while (directory / f"{COPIED_DIR}-{n}").exists():
+        n += 1
+    aside = directory / f"{COPIED_DIR}-{n}"
+    aside.mkdir(mode=0o700)
+    for name in present:
+        (directory / name).replace(aside / name)
+    return aside
 
 
 def activate(licence_key: str, *, endpoint: str = DEFAULT_ENDPOINT, directory: Path | None = None,
@@ -59,7 +90,7 @@ def activate(licence_key: str, *, endpoint: str = DEFAULT_ENDPOINT, directory: P
     """
     directory = data_dir() if directory is None else Path(directory)
     identity = load_or_create(directory)
-    request = build_request(licence_key, identity)
+    request = build_request(licence_key, identity, machine=this_machine(identity.public_bytes))
     nonce, token = parse_response(post_json(endpoint, request, timeout=timeout))
     if nonce != b64d(request["nonce"], "nonce", 16):
         raise LicenceError("bad_response", "endpoint answered a different request")
@@ -69,7 +100,8 @@ def activate(licence_key: str, *, endpoint: str = DEFAULT_ENDPOINT, directory: P
 def write_request(licence_key: str, request_path: Path, *, directory: Path | None = None) -> None:
     """Offline route, step 1: write a request file and remember its nonce."""
     directory = data_dir() if directory is None else Path(directory)
-    request = build_request(licence_key, load_or_create(directory))
+    identity = load_or_create(directory)
+    request = build_request(licence_key, identity, machine=this_machine(identity.public_bytes))
     write_atomic(directory / PENDING_FILE, request["nonce"].encode("ascii"))
     write_atomic(Path(request_path), dumps(request) + b"\n")
 
@@ -144,8 +176,8 @@ def post_json(url: str, obj: Any, *, timeout: float = HTTP_TIMEOUT) -> Any:
 
 
 def _install(directory: Path, token: bytes, device_pub: bytes, vendor_public_key: bytes) -> LicenceToken:
-    """Verify a received token for this installation, then store it."""
-    result = verify_token(token, device_pub, vendor_public_key=vendor_public_key)
+    """Verify a received token for this installation on this machine, then store it."""
+    result = verify_token(token, device_pub, vendor_public_key=vendor_public_key, machine=this_machine(device_pub))
     write_atomic(directory / TOKEN_FILE, token)
     return result
 

@@ -8,6 +8,10 @@ A peer's action is only accepted once the peer's hash for the previous turn has 
 Undo (non-competitive games only) is a request the other side approves. A request that
 cannot be honoured when it arrives (it crossed an action of ours already on its way, or an
 undo request of ours) is answered "no" with the reason, and changes nothing on either side.
+Endings without capture (issue 10 item 1, RUL-53): a resignation or an accepted draw offer,
+each during its sender's own turn, and a signed claim (the other side abandoned the game, ran
+out of the agreed move time, or sent more than ``MAX_REFUSED_ACTIONS`` refused actions in one
+turn) end the game with a ``result`` that both transcripts record.
 """
 from __future__ import annotations
 
@@ -17,8 +21,17 @@ from types import ModuleType
 from typing import Any, Callable
 
 from net.errors import ProtocolError
-from net.messages import Action, ActionResult, DesyncReport, EndTurn, Message, UndoAnswer, UndoRequest
+from net.messages import (Action, ActionResult, Claim, DesyncReport, DrawAnswer, DrawOffer, EndTurn, Message, Resign,
+                          UndoAnswer, UndoRequest)
 from net.outputs import Event, Output, Send, Stop
+
+
+MAX_REFUSED_ACTIONS = 5   # refused actions a side may send in one turn; one more loses the game
+COLOUR_NAMES = ("white", "black")
+
+
+def _other(colour: str) -> str:
+    return COLOUR_NAMES[1 - COLOUR_NAMES.index(colour)]
 
 
 class PlayState(enum.Enum):
@@ -31,9 +44,16 @@ class PlayState(enum.Enum):
 class Lockstep:
     """The play machine for one side; ``colour`` is ours, ``options`` the agreed options."""
 
-    def __init__(self, engine: ModuleType, options: Any, colour: str, game_id: bytes) -> None:
+    def __init__(self, engine: ModuleType, options: Any, colour: str, game_id: bytes,
+                 move_time_limit: int = 0) -> None:
         self.engine, self.colour, self.game_id = engine, colour, game_id
         self.options = options
+        self.move_time_limit = move_time_limit   # seconds per action of the side to move; 0 = none
+        self.result: dict[str, Any] | None = None  # an ending without capture: outcome, ending, detail
+        self.draw_offer: tuple[str, int] | None = None   # (who offered, turn of the offer)
+        self.refused = {"us": 0, "peer": 0}   # refused actions in the current turn, by whose action
+        self.peer_actions = 0     # the peer's action messages fed (accepted or refused): resets its clock
+        self.peer_seen = 0        # the peer's game messages fed in all (set by Match)
         self.state_value = engine.new_game(options)
         self.state = PlayState.PLAYING
         self.history: list[str] = []          # applied actions, notation
@@ -84,10 +104,53 @@ class Lockstep:
             reason = (reason or "the other player declined")[:256]
         return Send(UndoAnswer(self.undo_asked[1], accept, "" if accept else reason))
 
+    def resign(self) -> Send:
+        """Resign (RUL-53: during our own turn). :raises RuntimeError: not our turn, or an action in flight."""
+        if not self.my_move():
+            raise RuntimeError("RUL-53: a player may resign only during its own turn (and not while its "
+                               "action awaits the other side's answer)")
+        return Send(Resign(self.turn, self.index))
+
+    def offer_draw(self) -> Send:
+        """Offer a draw (RUL-53: during our own turn). :raises RuntimeError: not our turn or already offered."""
+        if not self.my_move():
+            raise RuntimeError("RUL-53: a draw may be offered only during one's own turn")
+        if self.draw_offer is not None:
+            raise RuntimeError("a draw offer is already standing")
+        return Send(DrawOffer(self.turn))
+
+    def answer_draw(self, accept: bool) -> Send:
+        """Accept (RUL-53: during our turn after the offer) or decline the peer's standing draw offer."""
+        if self.draw_offer is None or self.draw_offer[0] != "peer":
+            raise RuntimeError("no draw offer to answer")
+        if accept and not (self.my_move() and self.turn == self.draw_offer[1] + 1):
+            raise RuntimeError("RUL-53: a draw offer is accepted during one's next turn after it was made")
+        return Send(DrawAnswer(self.draw_offer[1], accept))
+
+    def claim(self, kind: str, detail: str) -> Send:
+        """Claim the game: ``abandoned`` (the peer left and did not come back in time) or ``time``
+        (the peer, to move, exceeded the agreed move time). ``refused-actions`` is claimed by the
+        machine itself. :raises RuntimeError: the game is over, or a time claim that does not apply."""
+        if self.state not in (PlayState.PLAYING, PlayState.AWAIT_RESULT) or self.result is not None:
+            raise RuntimeError("the game is over: nothing to claim")
+        if kind == "time" and (not self.move_time_limit or self.engine.side_to_move(self.state_value) == self.colour):
+            raise RuntimeError("a time claim needs an agreed move time limit and the other side to move")
+        return Send(Claim(kind, self.turn, self.index, self.peer_seen, detail[:256]))
+
+    def peer_clock(self) -> int | None:
+        """The agreed seconds the peer has for its next action, if its clock runs now (else None)."""
+        if (not self.move_time_limit or self.state is not PlayState.PLAYING or self.undo_asked is not None
+                or self.engine.side_to_move(self.state_value) == self.colour
+                or self.engine.outcome(self.state_value) is not None):
+            return None
+        return self.move_time_limit
+
     # ---- feeding ----
 
     def feed(self, own: bool, msg: Message, secrets: dict[str, Any] | None = None) -> list[Output]:
         """Apply one logged message (ours if ``own``)."""
+        if self.result is not None:
+            return self._after_result(own, msg)
         if self.state in (PlayState.BROKEN, PlayState.FINISHED) and not isinstance(msg, (EndTurn, DesyncReport)):
             return [] if own else [Stop(f"{msg.TAG!r} after the game ended")]
         handler = _TRANSITIONS.get((own, type(msg)))
@@ -116,12 +179,19 @@ class Lockstep:
             raise ProtocolError("peer acted while our action awaits its result")
         if self.turn > 0 and (self.turn - 1) not in self.peer_hashes:
             raise ProtocolError(f"peer acted before sending its state hash for turn {self.turn - 1}")
+        self.peer_actions += 1
         new, reject = self._try(msg.text)
         if reject is not None:
             self.rejections += 1
+            self.refused["peer"] += 1
             rule, reason = reject
-            return [Send(ActionResult(msg.index, False, rule, reason)),
-                    Event("rejected", {"by": "us", "text": msg.text, "rule": rule, "reason": reason})]
+            refused: list[Output] = [Send(ActionResult(msg.index, False, rule, reason)),
+                                     Event("rejected", {"by": "us", "text": msg.text, "rule": rule, "reason": reason})]
+            if self.refused["peer"] > MAX_REFUSED_ACTIONS:
+                refused.append(Send(Claim("refused-actions", self.turn, self.index, self.peer_seen,
+                                          f"{self.refused['peer']} refused actions in one turn (limit "
+                                          f"{MAX_REFUSED_ACTIONS}); the last: {rule}: {reason}"[:256])))
+            return refused
         out: list[Output] = [Send(ActionResult(msg.index, True, "", ""))]
         return out + self._apply(new, msg.text, mine=False)
 
@@ -131,6 +201,7 @@ class Lockstep:
         _, new, text = self.pending
         self.pending, self.state = None, PlayState.PLAYING
         if not msg.ok:
+            self.refused["us"] += 1
             return [Event("rejected", {"by": "peer", "text": text, "rule": msg.rule, "reason": msg.reason})]
         return self._apply(new, text, mine=True)
 
@@ -209,6 +280,92 @@ class Lockstep:
                 del table[t]
         return [Event("undo-answer", {"accept": True, "index": self.index})]
 
+    # ---- endings (RUL-53, issue 10 item 1) ----
+
+    def _resign(self, own: bool, msg: Resign) -> list[Output]:
+        mover = self.colour if own else _other(self.colour)
+        if not own:
+            self._check_own_turn_of_peer(msg.turn, "resignation")
+            if msg.index != self.index:
+                raise ProtocolError(f"resignation with {msg.index} actions applied, we have {self.index}")
+        return self._end(_other(mover), "resignation", f"{mover} resigned (RUL-53)", own)
+
+    def _draw_offer(self, own: bool, msg: DrawOffer) -> list[Output]:
+        if own:
+            self.draw_offer = ("us", msg.turn)
+            return []
+        self._check_own_turn_of_peer(msg.turn, "draw offer")
+        if self.draw_offer is not None:
+            raise ProtocolError("a draw offer while another one stands")
+        self.draw_offer = ("peer", msg.turn)
+        return [Event("draw-offer", {"turn": msg.turn})]
+
+    def _draw_answer(self, own: bool, msg: DrawAnswer) -> list[Output]:
+        offerer = "peer" if own else "us"
+        if self.draw_offer != (offerer, msg.turn):
+            raise ProtocolError(f"draw answer for turn {msg.turn} without a standing offer")
+        if msg.accept:
+            answerer = self.colour if own else _other(self.colour)
+            if (self.turn != msg.turn + 1 or self.engine.side_to_move(self.state_value) != answerer
+                    or (not own and self.state is not PlayState.PLAYING)):
+                raise ProtocolError("draw accepted outside the answerer's next turn (RUL-53)")
+            return self._end("draw", "draw", f"draw agreed: {_other(answerer)} offered in turn {msg.turn + 1}, "
+                                              f"{answerer} accepted (RUL-53)", own)
+        self.draw_offer = None
+        return [Event("draw-declined", {"by": "us" if own else "peer", "turn": msg.turn})]
+
+    def _claim(self, own: bool, msg: Claim) -> list[Output]:
+        claimant = self.colour if own else _other(self.colour)
+        loser = _other(claimant)
+        if not own:
+            problem = self._unfounded(msg)
+            if problem is not None:
+                raise ProtocolError(f"unfounded {msg.kind} claim: {problem}")
+        what = {"abandoned": f"{loser} abandoned the game",
+                "time": f"{loser} exceeded the move time limit ({self.move_time_limit} s)",
+                "refused-actions": f"{loser} sent more than {MAX_REFUSED_ACTIONS} refused actions in one turn"}
+        return self._end(claimant, msg.kind, f"{what[msg.kind]}; {claimant} claimed the win: {msg.detail}", own)
+
+    def _unfounded(self, msg: Claim) -> str | None:
+        """Why the peer's claim against us does not hold by our own record (None if it holds)."""
+        if msg.kind == "refused-actions":
+            if self.refused["us"] <= MAX_REFUSED_ACTIONS or msg.turn != self.turn:
+                return (f"we have {self.refused['us']} refused actions in turn {self.turn} "
+                        f"(the limit is {MAX_REFUSED_ACTIONS})")
+        elif msg.kind == "time":
+            if not self.move_time_limit:
+                return "no move time limit was agreed"
+            if self.engine.side_to_move(self.state_value) != self.colour:
+                return "it was not our move"
+        return None   # abandonment: we were away; the claimant's signature is the record
+
+    def _after_result(self, own: bool, msg: Message) -> list[Output]:
+        """A message after an ending without capture: it crossed the end, so it changes nothing;
+        except a claim of the peer crossing our own (both claimed while cut off from each other):
+        neither side left for good, so the game is drawn (docs/rulings.md)."""
+        assert self.result is not None
+        if (not own and isinstance(msg, Claim) and self.result["ending"] in ("abandoned", "time")
+                and self.result["outcome"] == self.colour and msg.kind in ("abandoned", "time")):
+            return self._end("draw", "crossed-claims", "both sides claimed the game while cut off from "
+                                                        "each other; drawn (docs/rulings.md)", False, force=True)
+        return []
+
+    def _check_own_turn_of_peer(self, turn: int, what: str) -> None:
+        if (self.state is not PlayState.PLAYING or turn != self.turn
+                or self.engine.side_to_move(self.state_value) == self.colour):
+            raise ProtocolError(f"{what} outside the sender's own turn (RUL-53)")
+
+    def _end(self, outcome: str, ending: str, detail: str, own: bool, force: bool = False) -> list[Output]:
+        """End the game without capture (``own``: by our message); our own action still awaiting
+        its result is dropped (the other side did not apply it: its answer would precede this
+        message)."""
+        if self.result is not None and not force:
+            return []
+        self.result = {"outcome": outcome, "ending": ending, "detail": detail, "ours": own}
+        self.pending, self.state, self.draw_offer = None, PlayState.FINISHED, None
+        h = self.engine.state_hash(self.state_value)
+        return [Event("game-over", {"outcome": outcome, "ending": ending, "detail": detail, "state_hash": h})]
+
     # ---- helpers ----
 
     def _try(self, text: str) -> tuple[Any, tuple[str, str] | None]:
@@ -235,6 +392,10 @@ class Lockstep:
             self.my_hashes[self.turn] = h
             out.append(Send(EndTurn(self.turn, self.index, h, None)))
             self.turn += 1
+            self.refused = {"us": 0, "peer": 0}
+            if self.draw_offer is not None and self.turn > self.draw_offer[1] + 1:
+                out.append(Event("draw-offer-lapsed", {"by": self.draw_offer[0], "turn": self.draw_offer[1]}))
+                self.draw_offer = None
         return out
 
     def _compare(self, turn: int) -> list[Output]:
@@ -279,4 +440,12 @@ _TRANSITIONS: dict[tuple[bool, type], Callable[[Lockstep, Any], list[Output]]] =
     (False, UndoRequest): lambda m, msg: m._undo_request(False, msg),
     (True, UndoAnswer): lambda m, msg: m._undo_answer(True, msg),
     (False, UndoAnswer): lambda m, msg: m._undo_answer(False, msg),
+    (True, Resign): lambda m, msg: m._resign(True, msg),
+    (False, Resign): lambda m, msg: m._resign(False, msg),
+    (True, DrawOffer): lambda m, msg: m._draw_offer(True, msg),
+    (False, DrawOffer): lambda m, msg: m._draw_offer(False, msg),
+    (True, DrawAnswer): lambda m, msg: m._draw_answer(True, msg),
+    (False, DrawAnswer): lambda m, msg: m._draw_answer(False, msg),
+    (True, Claim): lambda m, msg: m._claim(True, msg),
+    (False, Claim): lambda m, msg: m._claim(False, msg),
 }

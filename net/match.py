@@ -23,6 +23,7 @@ class Match:
         self.play: Lockstep | None = None
         self.game_id: bytes | None = None
         self.stopped: str | None = None
+        self.peer_fed = 0   # the peer's game messages fed (a claim names how many it rests on)
 
     @property
     def colour(self) -> str | None:
@@ -41,6 +42,10 @@ class Match:
 
     def feed(self, own: bool, msg: Message, secrets: dict[str, Any] | None = None) -> list[Output]:
         """Route one logged message to the active machine."""
+        if not own:
+            self.peer_fed += 1
+            if self.play is not None:
+                self.play.peer_seen = self.peer_fed
         if self.setup.state is SetupState.OPEN or self.play is None:
             outs = self.setup.feed(own, msg, secrets)
         else:
@@ -48,7 +53,9 @@ class Match:
         for out in outs:
             if isinstance(out, Event) and out.kind == "started":
                 self.game_id = out.data["game_id"]
-                self.play = Lockstep(self.engine, out.data["options"], out.data["colours"][self.role], self.game_id)
+                self.play = Lockstep(self.engine, out.data["options"], out.data["colours"][self.role], self.game_id,
+                                     move_time_limit=out.data.get("net_options", {}).get("move_time_limit", 0))
+                self.play.peer_seen = self.peer_fed
             elif isinstance(out, Stop) and self.stopped is None:
                 self.stopped = out.reason
         return outs

@@ -298,6 +298,47 @@ class DesyncReport(Message):
     detail: str
 
 
+# ---- endings (issue 10 item 1, RUL-53) ------------------------------------------------------
+
+CLAIM_KINDS = ("abandoned", "time", "refused-actions")
+
+
+@game("resign", turn=_int(), index=_int())
+@dataclass(frozen=True)
+class Resign(Message):
+    """The sender resigns during its own turn ``turn`` with ``index`` actions applied: it loses (RUL-53)."""
+    turn: int
+    index: int
+
+
+@game("draw-offer", turn=_int())
+@dataclass(frozen=True)
+class DrawOffer(Message):
+    """A draw offered during the sender's turn ``turn``; it stands until the end of the receiver's next turn."""
+    turn: int
+
+
+@game("draw-answer", turn=_int(), accept=_bool)
+@dataclass(frozen=True)
+class DrawAnswer(Message):
+    """Answer to the draw offered in turn ``turn``: an acceptance (in the receiver's next turn) draws the game."""
+    turn: int
+    accept: bool
+
+
+@game("claim", kind=_choice(*CLAIM_KINDS), turn=_int(), index=_int(), seen=_int(), detail=_str(256))
+@dataclass(frozen=True)
+class Claim(Message):
+    """The sender claims the game: the other side abandoned it, ran out of its move time, or sent too
+    many refused actions in one turn. ``seen`` = how many of the other side's messages the sender
+    holds (the signed evidence the claim rests on is the transcript up to them)."""
+    kind: str
+    turn: int
+    index: int
+    seen: int
+    detail: str
+
+
 def encode_fields(msg: Message) -> list[Any]:
     """``[tag, {field: value}]`` for ``msg`` (validated, so we never send what we would refuse)."""
     fields = msg.fields()

@@ -21,6 +21,25 @@ from net.outputs import Event, Output, Send, Stop
 from net.toss import ROLES, choice_commit, coin, fresh, toss_commit
 
 GOV_FIELDS = ("gov_white", "gov_black")
+# Options of the network game itself, negotiated like the engine's (issue 10 item 1): name ->
+# (default, lowest, highest). They are in the options hash only when not at their default, so
+# the hash (and game id) of a game that does not use them is what it was before they existed.
+NET_OPTIONS: dict[str, tuple[int, int, int]] = {
+    "move_time_limit": (0, 0, 86400),   # seconds for each action of the side to move; 0 = no limit
+}
+
+
+def split_options(opts: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int]]:
+    """(engine options, network options with defaults filled in) from one agreed options dict."""
+    net = {k: opts.get(k, default) for k, (default, _, _) in NET_OPTIONS.items()}
+    return {k: v for k, v in opts.items() if k not in NET_OPTIONS}, net
+
+
+def check_net_option(name: str, value: Any) -> None:
+    """:raises ValueError: naming the option and its range."""
+    _, lo, hi = NET_OPTIONS[name]
+    if not (isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi):
+        raise ValueError(f"option {name} must be an integer from {lo} to {hi} (seconds; 0 = none), got {value!r}")
 
 
 class SetupState(enum.Enum):
@@ -109,11 +128,18 @@ class Setup:
         if self.colours is not None:
             for side, gov in self.govs.items():
                 opts[f"gov_{self.colours[side]}"] = gov
+        for name, (default, _, _) in NET_OPTIONS.items():
+            if opts.get(name, default) == default:
+                opts.pop(name, None)
         return dict(opts)
 
     def options(self) -> Any:
         """The agreed options as an engine ``Options``."""
-        return self.engine.Options.from_dict(self.options_dict())
+        return self.engine.Options.from_dict(split_options(self.options_dict())[0])
+
+    def net_options(self) -> dict[str, int]:
+        """The agreed network-game options (``NET_OPTIONS``), defaults filled in."""
+        return split_options(self.options_dict())[1]
 
     def options_hash(self) -> bytes:
         """Hash of the current options and colours."""
@@ -209,7 +235,8 @@ class Setup:
         if len(self.finished) < 2:
             return []
         self.state = SetupState.STARTED
-        return [Event("started", {"options": self.options(), "colours": dict(self.colours or {}),
+        return [Event("started", {"options": self.options(), "net_options": self.net_options(),
+                                  "colours": dict(self.colours or {}),
                                   "game_id": game_id(self.chain_id, msg.options_hash)})]
 
     # ---- helpers ----
@@ -224,7 +251,10 @@ class Setup:
         bad = [k for k in changes if k in GOV_FIELDS]
         if bad:
             raise ValueError(f"{bad[0]} is chosen secretly by its player, not requested")
-        merged = {**self.options_dict(), **changes}
+        for name in NET_OPTIONS:
+            if name in changes:
+                check_net_option(name, changes[name])
+        merged = split_options({**self.options_dict(), **changes})[0]
         self.engine.Options.from_dict(merged)  # raises ValueError naming the bad option
 
     def _check_gov(self, gov: str) -> None:

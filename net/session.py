@@ -4,7 +4,10 @@ Async core (one asyncio loop); the machines (pairing, setup, lockstep) do no I/O
 ``Driver`` (bot or UI adapter) chooses our commands; it must not block the loop.
 ``Host`` listens and serves one game; ``Guest`` joins; either returns an ``Outcome``.
 A dropped link gives ``status="disconnected"``; reconnecting the same two identities
-resumes from the write-ahead log, resending exactly the messages the peer lacks.
+resumes from the write-ahead log, resending exactly the messages the peer lacks. A peer that
+stays away longer than ``NetConfig.abandon_after`` lets the present side claim the game
+(``claim_abandoned``); a peer that exceeds the agreed move time is claimed against on the
+link (issue 10 item 1).
 """
 from __future__ import annotations
 
@@ -33,7 +36,7 @@ from net.messages import PROTOCOL_VERSION, Hello, Message, Signed
 from net.outputs import Event, Output, Send, Stop
 from net.pairing import Pairing, PairState
 from net.peers import KnownPeer, PeerStore
-from net.saves import entry_record, write_packed_save
+from net.saves import entry_record, write_packed_save, write_save
 from net.toss import fresh
 from net.transport import Link, OurLicenceRefused, PeerRefused, Timeouts, accept_tls, connect, listen
 from net.wal import Entry, Header, Wal, WalError, read
@@ -66,6 +69,9 @@ class NetConfig:
     confirm: Callable[[str, str], Awaitable[bool]] | None = None
     wal_sync: bool = True
     new_game: bool = False
+    abandon_after: float = 120.0   # seconds a disconnected peer has to come back before we claim; 0 = never
+    # per game: (what the peer's clock is running for, when it started); kept across reconnections
+    clock_marks: dict[bytes, tuple[Any, float]] = field(default_factory=dict, repr=False)
 
     @cached_property
     def certs(self) -> certs_mod.CertPair:
@@ -98,6 +104,12 @@ class Outcome:
     transcript: Path | None = None
     match: Match | None = field(default=None, repr=False)
     licence: str | None = None
+    resumed: bool = False   # this connection got through hello and replay (the game was in play on it)
+
+    @property
+    def in_play(self) -> bool:
+        """The game had started and is not over (a disconnection leaves something to claim)."""
+        return self.match is not None and self.match.play is not None and not self.match.over
 
 
 # ---------------------------------------------------------------------------------------------
@@ -121,9 +133,15 @@ class GameConnection:
         self._pending_entries: list[Entry] = []
         self._saving: asyncio.Future[None] | None = None
         self._fresh_wal = False   # the log was created by this connection (no game before it)
+        self.resumed = False
 
     async def run(self) -> Outcome:
         """Play until the game ends, stops, or the link drops."""
+        outcome = await self._run_guarded()
+        outcome.resumed = self.resumed
+        return outcome
+
+    async def _run_guarded(self) -> Outcome:
         try:
             return await self._run()
         except EquivocationError as exc:
@@ -168,7 +186,9 @@ class GameConnection:
             await self._drive()
             if match.over:
                 break
-            msg = await self.link.recv()
+            msg = await self._recv_or_claim()
+            if msg is None:   # the peer's move time ran out and we claimed the game
+                continue
             if not isinstance(msg, Signed):
                 raise ProtocolError(f"unexpected {msg.TAG!r} frame during the game")
             verified = self.reader.check(msg)
@@ -346,6 +366,7 @@ class GameConnection:
             self._packed.append(pack(entry_record(entry)))
             expected.extend(o for o in outs if isinstance(o, Send))
         self.replaying = False
+        self.resumed = True
         if peer.recv > self.writer.seq:
             raise ProtocolError(f"peer claims {peer.recv} of our messages but we sent {self.writer.seq}")
         if self.reader.seq > peer.sent:
@@ -356,8 +377,56 @@ class GameConnection:
             await self.link.send(signed)
         if self.match.stopped:
             return
+        if self.match.over:   # ended while the peer was away (our claim): take what it sent meanwhile
+            await self._collect_missing(peer.sent)
+            return
         for send in expected:  # replies computed but never logged (crash between receive and reply)
             await self._issue(send)
+
+    async def _collect_missing(self, peer_sent: int) -> None:
+        """Read, log and feed the peer's messages we lack (it resends them after hello): they
+        crossed the end of the game, except a claim of its own crossing ours (lockstep decides)."""
+        assert self.reader is not None and self.match is not None
+        while self.reader.seq < peer_sent:
+            msg = await self.link.recv()
+            if not isinstance(msg, Signed):
+                raise ProtocolError(f"unexpected {msg.TAG!r} frame during resume")
+            verified = self.reader.check(msg)
+            if verified is None:
+                continue
+            self._log(Entry("in", msg))
+            self.reader.accept(verified)
+            await self._handle(self.match.feed(False, verified.message))
+
+    async def _recv_or_claim(self) -> Message | None:
+        """The next message; or, when the peer is to move under an agreed move time limit and
+        its time runs out first, our signed time claim (then None). The clock runs from the
+        moment the peer got the move or sent its last action, and survives a reconnection."""
+        play, header = self.match.play if self.match else None, self.header
+        limit = play.peer_clock() if play is not None else None
+        if play is None or limit is None or header is None:
+            return await self.link.recv()
+        loop = asyncio.get_running_loop()
+        key = (play.index, play.turn, play.peer_actions)
+        mark = self.cfg.clock_marks.get(header.chain_id)
+        if mark is None or mark[0] != key:
+            mark = (key, loop.time())
+            self.cfg.clock_marks[header.chain_id] = mark
+        task = asyncio.ensure_future(self.link.recv())
+        try:
+            done, _ = await asyncio.wait({task}, timeout=max(0.0, mark[1] + limit - loop.time()))
+        finally:
+            if not task.done():
+                task.cancel()
+        if done:
+            return task.result()
+        try:
+            await task
+        except BaseException:
+            pass
+        log.warning("%s: the peer did not act within the agreed %d s: claiming the game", self.link.label, limit)
+        await self._issue(play.claim("time", f"no action within the agreed {limit} s"))
+        return None
 
     # ---- the loop's helpers ----
 
@@ -442,18 +511,34 @@ class GameConnection:
         play = match.play
         h = self.cfg.engine.state_hash(play.state_value) if play else None
         out = self.cfg.engine.outcome(play.state_value) if play else None
+        ending = play.result if play is not None else None
+        if ending is not None:   # resignation, agreed draw or a claim (RUL-53, issue 10 item 1)
+            out = ending["outcome"]
         await self._drain_and_close(None if match.finished else match.stopped)
-        return Outcome(status, match.stopped or "", out, h, match.game_id, final, match)
+        return Outcome(status, match.stopped or (ending["detail"] if ending else ""), out, h, match.game_id,
+                       final, match)
 
     async def _drain_and_close(self, reason: str | None) -> None:
-        if reason is None and self.role == "host":
+        play = self.match.play if self.match is not None else None
+        ending = play.result if play is not None else None
+        if ending is not None:
+            # An ending by message (resignation, draw, claim): its receiver has read everything it
+            # needs and closes first; the sender waits for that close, reading and discarding what
+            # crossed the end (an action the peer sent before it read ours), so that closing never
+            # resets a connection whose last message, ours, is unread (issue 10 item 1).
+            wait = bool(ending["ours"])
+        else:
             # The game is over on our side, so we have read everything the peer sends; our last
             # message may still be on its way. The guest closes first (everything it needed has
             # arrived); the host waits for that close, so that closing never resets a connection
             # whose last message is unread. (If both waited, every game would end with both
             # sides idle for Timeouts.shutdown.)
+            wait = reason is None and self.role == "host"
+        if wait:
             try:
-                await asyncio.wait_for(self.link.reader.read(1), self.cfg.timeouts.shutdown)
+                async with asyncio.timeout(self.cfg.timeouts.shutdown):
+                    while await self.link.reader.read(65536):
+                        pass
             except Exception:
                 pass
         await self.link.close(reason)
@@ -469,6 +554,47 @@ class GameConnection:
         frames = [e.signed.payload for e in self.entries if e.direction == "in"]
         (path / f"equivocation-{int(time.time() * 1000)}.msgpack").write_bytes(
             pack(["wec-evidence", 1, self.peer_pub, str(exc), frames]))
+
+
+def claim_abandoned(cfg: NetConfig, peer_pub: bytes, detail: str) -> Outcome | None:
+    """Claim the unfinished game with ``peer_pub``, which left and did not come back in time
+    (issue 10 item 1): rebuild it from our log, sign a ``claim{abandoned}``, log it (fsync) and
+    save. The log stays the active one for this peer, so when the peer returns the resume sends
+    it the claim and both transcripts record the result. None if there is no game in play."""
+    path = cfg.active_wal(peer_pub)
+    try:
+        header, entries, _ = read(path)
+    except (WalError, OSError):
+        return None
+    if header.me != cfg.identity.public_bytes or header.peer != peer_pub:
+        return None
+    match = Match(cfg.engine, header.chain_id, header.role)
+    writer = ChainWriter(cfg.identity, header.chain_id)
+    readers = {"out": ChainReader(header.me, header.chain_id), "in": ChainReader(header.peer, header.chain_id)}
+    for entry in entries:
+        verified = readers[entry.direction].check(entry.signed)
+        if verified is None:
+            return None
+        readers[entry.direction].accept(verified)
+        if entry.direction == "out":
+            writer.advance(entry.signed)
+        match.feed(entry.direction == "out", verified.message, entry.secrets)
+    if match.play is None or match.over:
+        return None
+    send = match.play.claim("abandoned", detail)
+    entry = Entry("out", writer.sign(send.message))
+    wal, _, _ = Wal.open(path, sync=cfg.wal_sync)
+    try:
+        wal.append(entry)
+    finally:
+        wal.close()
+    match.feed(True, send.message)
+    h = cfg.engine.state_hash(match.play.state_value)
+    write_save(path.with_suffix(".save"), header, entries + [entry], h)
+    result = match.play.result
+    assert result is not None
+    log.warning("claimed the game %s: %s", header.chain_id.hex()[:12], result["detail"])
+    return Outcome("finished", result["detail"], result["outcome"], h, match.game_id, path, match)
 
 
 def _logged_colours(engine: ModuleType, header: Header, entries: list[Entry]) -> dict[str, str] | None:
@@ -619,10 +745,17 @@ def _changed(known: KnownPeer, address: str) -> str:
 
 async def play_as_guest(cfg: NetConfig, driver: Driver, host: str, port: int, expected_fp: str | None = None,
                         attempts: int = 5, backoff: float = 0.5) -> Outcome:
-    """Join and keep resuming after dropped links until the game is over (or attempts run out)."""
+    """Join and keep resuming after dropped links until the game is over (or attempts run out).
+
+    Once a game is in play, a host that stays away is waited for up to ``cfg.abandon_after``
+    seconds (counted from the disconnection, whatever the attempts), then the game is claimed
+    (``claim_abandoned``)."""
+    loop = asyncio.get_running_loop()
     outcome = Outcome("disconnected", "not connected")
-    delay, answered = backoff, False
-    for _ in range(attempts):
+    delay, answered, tries = backoff, False, 0
+    absent_since: float | None = None
+    peer_pub: bytes | None = None
+    while True:
         try:
             outcome = await join(cfg, driver, host, port, expected_fp)
             answered = True
@@ -632,9 +765,34 @@ async def play_as_guest(cfg: NetConfig, driver: Driver, host: str, port: int, ex
             outcome = Outcome("disconnected", f"no answer from {host}:{port}: {exc}")
         if outcome.status != "disconnected":
             return outcome
-        await asyncio.sleep(delay)
+        tries += 1
+        if outcome.resumed:
+            absent_since = loop.time() if outcome.in_play else None
+            if outcome.match is not None and outcome.in_play:
+                peer_pub = _peer_of(cfg, outcome.match)
+        if absent_since is None or not cfg.abandon_after or peer_pub is None:
+            if tries >= attempts:
+                return outcome
+            await asyncio.sleep(delay)
+        else:
+            left = absent_since + cfg.abandon_after - loop.time()
+            if left <= 0:
+                gone = f"no answer from the host for {cfg.abandon_after:g} s after the link dropped"
+                return claim_abandoned(cfg, peer_pub, gone) or outcome
+            await asyncio.sleep(min(delay, left))
         delay = min(delay * 2, 10.0)
-    return outcome
+
+
+def _peer_of(cfg: NetConfig, match: Match) -> bytes | None:
+    """The peer of the game ``match`` (from the header of our active log for it)."""
+    for path in cfg.games_dir.glob("active-*.wal"):
+        try:
+            header, _, _ = read(path)
+        except (WalError, OSError):
+            continue
+        if header.chain_id == match.chain_id:
+            return header.peer
+    return None
 
 
 class Host:
@@ -650,6 +808,8 @@ class Host:
         self.active_link: Link | None = None
         self._ctx: tuple[list[str], ssl.SSLContext] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._absent: tuple[bytes, float] | None = None   # the peer of the game in play that dropped, and when
+        self._abandon: asyncio.Task[None] | None = None
 
     async def start(self) -> int:
         """Start listening; returns the port."""
@@ -713,10 +873,42 @@ class Host:
                 pass
         self._active = asyncio.current_task()
         self.active_link = link
+        peer_pub = bytes.fromhex(known.public_key)
+        if self._abandon is not None and self._absent is not None and self._absent[0] == peer_pub:
+            self._abandon.cancel()   # the peer is back (the absence counts on if this connection fails)
+            self._abandon = None
         try:
-            outcome = await GameConnection(self.cfg, self.driver, link, "host", bytes.fromhex(known.public_key)).run()
+            outcome = await GameConnection(self.cfg, self.driver, link, "host", peer_pub).run()
         finally:
             await link.close()
         self.connections.append(outcome)
+        self._after_connection(outcome, peer_pub)
+
+    def _after_connection(self, outcome: Outcome, peer_pub: bytes) -> None:
+        """Record a game's end, or start counting a disconnected peer's absence (issue 10 item 1)."""
         if outcome.status in ("finished", "stopped") and self.result is not None and not self.result.done():
             self.result.set_result(outcome)
+            return
+        if outcome.status != "disconnected":
+            return
+        loop = asyncio.get_running_loop()
+        if outcome.resumed and (self._absent is None or self._absent[0] == peer_pub):
+            self._absent = (peer_pub, loop.time()) if outcome.in_play else None
+        if (self._absent is not None and self._absent[0] == peer_pub and self._abandon is None
+                and self.cfg.abandon_after and self.result is not None):
+            task = asyncio.ensure_future(self._claim_later(peer_pub, self._absent[1] + self.cfg.abandon_after))
+            self._abandon = task
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _claim_later(self, peer_pub: bytes, when: float) -> None:
+        await asyncio.sleep(max(0.0, when - asyncio.get_running_loop().time()))
+        if self._active is not None and not self._active.done():
+            return   # a connection is in progress: it cancels us or counts on with the absence
+        outcome = claim_abandoned(self.cfg, peer_pub, f"the guest did not come back within "
+                                                      f"{self.cfg.abandon_after:g} s after the link dropped")
+        self._abandon = None
+        if outcome is not None:
+            self.connections.append(outcome)
+            if self.result is not None and not self.result.done():
+                self.result.set_result(outcome)

@@ -325,7 +325,8 @@ def test_wec_peers_lists_a_game_in_the_other_namespace(netns_pair: NetnsPair, tm
                           "addresses": [pair.addr_b]}
     assert seen["peers"] == [{"name": "Bob", "version": 1, "fingerprint": fp_a, "status": "hosting",
                               "host": pair.addr_a, "port": 0, "instance": bob["me"]["instance"],
-                              "addresses": [pair.addr_a]}]
+                              "addresses": [pair.addr_a],
+                              "pinned": False, "duplicate_name": False, "not_pinned_as": None}]
     assert bob["peers"] == []   # Alice stopped at 3 s and said goodbye before Bob's listing at 6 s
 
 

@@ -131,7 +131,7 @@ def test_offline_route_via_endpoint(endpoint: Endpoint, vendor: Vendor, tmp_path
     with record_network() as events:
         client.write_request(key, req, directory=d)
     assert events == [] and sorted(json.loads(req.read_text())) == [
-        "device_pub", "licence_key", "nonce", "proof", "v"]
+        "device_pub", "licence_key", "machine", "nonce", "proof", "v"]
     done = wec("activate", "--relay", str(req), str(resp), "--endpoint", endpoint.url,
                data_dir=tmp_path / "connected")             # on "any connected machine"
     assert done.returncode == 0, done.stderr

@@ -154,7 +154,7 @@ def test_unknown_version_and_fields(vkey: Ed25519PrivateKey, device: bytes) -> N
     """I4: unknown version, missing or extra fields are refused with a specific reason, even if signed."""
     payload, _ = msgpack.unpackb(_token(vkey, device))
     fields = msgpack.unpackb(payload)
-    cases = {"unsupported_version": {**fields, "v": 2},
+    cases = {"unsupported_version": {**fields, "v": 3},
              "malformed": {k: v for k, v in fields.items() if k != "exp"}}
     cases_extra = dict(sorted({**fields, "zz": 1}.items()))
     for code, f in [*cases.items(), ("malformed", cases_extra)]:

@@ -16,6 +16,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from net.identity import load_or_create
 from net.licence import NETWORK_FEATURE, sign_token
+from net.machine import MACHINE_ID_ENV, machine_fingerprint
 from net.saves import verify_transcript
 from net.wal import read
 
@@ -25,14 +26,18 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def activated(tmp: Path, name: str, vendor: Ed25519PrivateKey) -> dict[str, str]:
-    """A data dir with an identity and a token from the test vendor; returns the process env."""
+    """A data dir with an identity and a token from the test vendor, bound to a machine of its own
+    (``WEC_MACHINE_ID_FILE``, issue 10 item 5); returns the process env."""
     d = tmp / name
     d.mkdir()
     identity = load_or_create(d)
+    machine = tmp / f"{name}.machine-id"
+    machine.write_text(f"machine-of-{name}\n")
     token = sign_token(vendor, licence_id=f"lic-{name}", device_fingerprint=identity.fingerprint,
-                       issued_at=int(time.time()), edition="standard", features=[NETWORK_FEATURE])
+                       issued_at=int(time.time()), edition="standard", features=[NETWORK_FEATURE],
+                       machine=machine_fingerprint(identity.public_bytes, machine.read_bytes()))
     (d / "licence.token").write_bytes(token)
-    return {**os.environ, "WEC_DATA_DIR": str(d), "PYTHONUNBUFFERED": "1"}
+    return {**os.environ, "WEC_DATA_DIR": str(d), "PYTHONUNBUFFERED": "1", MACHINE_ID_ENV: str(machine)}
 
 
 def verify_printed_transcript(out: str) -> int:

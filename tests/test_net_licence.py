@@ -32,6 +32,7 @@ from net.bot import BotDriver
 from net.frames import pack
 from net.identity import load_or_create
 from net.licence import NETWORK_FEATURE, sign_token, verify_peer_token
+from net.machine import MACHINE_ID_ENV, machine_fingerprint
 from net.messages import LicenceRefused, decode_link, encode_link
 from net.session import Host, NetConfig, play_as_guest
 from net_helpers import make_cfg, run
@@ -54,9 +55,9 @@ def raw(key: Ed25519PrivateKey) -> bytes:
     return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
 
 
-def token_for(vendor: Ed25519PrivateKey, fingerprint: str) -> bytes:
+def token_for(vendor: Ed25519PrivateKey, fingerprint: str, machine: str | None = None) -> bytes:
     return sign_token(vendor, licence_id="lic-test", device_fingerprint=fingerprint,
-                      issued_at=int(time.time()), edition="standard", features=[NETWORK_FEATURE])
+                      issued_at=int(time.time()), edition="standard", features=[NETWORK_FEATURE], machine=machine)
 
 
 def bad_token(case: str, vendor: Ed25519PrivateKey, data_dir: Path, tmp: Path) -> bytes | None:
@@ -208,10 +209,13 @@ def installation(tmp: Path, name: str, vendor: Ed25519PrivateKey, case: str = "g
     d = tmp / name
     d.mkdir()
     identity = load_or_create(d)
-    token = token_for(vendor, identity.fingerprint) if case == "good" else bad_token(case, vendor, d, tmp)
+    machine_file = tmp / f"{name}.machine-id"   # each installation on a machine of its own (issue 10 item 5)
+    machine_file.write_text(f"machine-of-{name}\n")
+    machine = machine_fingerprint(identity.public_bytes, machine_file.read_bytes())
+    token = token_for(vendor, identity.fingerprint, machine) if case == "good" else bad_token(case, vendor, d, tmp)
     if token is not None:
         (d / "licence.token").write_bytes(token)
-    return {**os.environ, "WEC_DATA_DIR": str(d), "PYTHONUNBUFFERED": "1"}
+    return {**os.environ, "WEC_DATA_DIR": str(d), "PYTHONUNBUFFERED": "1", MACHINE_ID_ENV: str(machine_file)}
 
 
 def wec(launcher: str, vendor: Ed25519PrivateKey, env: dict[str, str], *args: str) -> subprocess.Popen[str]:

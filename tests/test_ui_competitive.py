@@ -75,3 +75,35 @@ def test_competitive_mode_is_switched_on_before_the_game_from_the_options_screen
     assert shell.session.state.options.competitive
     assert not shell.context().can_undo or shell.context().competitive
     assert shell.session.undo() == "a competitive game has no undo (04/U31, 02/D24)"
+
+
+def test_last_seen_markers_stand_where_an_enemy_was_last_seen(screen: pygame.Surface) -> None:
+    """04/U29: when an enemy piece the player saw becomes hidden, a see-through marker stands
+    where the player last saw it: a square where observe() showed that piece before the action
+    and shows none of its type after it."""
+    rng = random.Random(3)
+    session = Session(api.new_game())
+    found = None
+    for _ in range(600):
+        before = session.state
+        if before.result is not None:
+            break
+        views = {v: api.observe(before, v) for v in ("B", "W")}
+        counts = {v: len(session.last_seen[v]) for v in ("B", "W")}
+        assert session.apply(api.random_action(before, rng)) is None
+        session.privacy_pending = False
+        for v in ("B", "W"):
+            if len(session.last_seen[v]) > counts[v]:
+                found = (v, session.last_seen[v][-1], views[v])
+                break
+        if found:
+            break
+    assert found is not None, "no enemy piece hid in 600 actions"
+    viewer, mark, view_before = found
+    cell = (mark.row, mark.col, mark.level)
+    assert any((s.row, s.col, s.level, s.kind) == (*cell, mark.kind) for s in view_before.seen)
+    after = api.observe(session.state, viewer)
+    assert not any((s.row, s.col, s.level, s.kind) == (*cell, mark.kind) for s in after.seen)
+    scene = session.scene() if session.viewer == viewer else None
+    if scene is not None:
+        assert mark in scene.last_seen

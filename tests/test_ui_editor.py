@@ -110,3 +110,54 @@ def test_a_handed_piece_without_its_hand_is_refused_with_the_reason() -> None:
     state, problems = b.check()
     assert state is None
     assert problems == [problems[0]._replace(square=(1, 1), text="TA needs a hand (< or >)")]
+
+
+def _pick_file(shell: Shell, path: object) -> None:
+    ed = shell.editor
+    assert ed is not None and ed.dialog is not None
+    ed.dialog.file_path_text_line.set_text(str(path))
+    ed.dialog.current_file_path = path
+    ed.dialog.ok_button.enable()
+    click(shell, ed.dialog.ok_button.rect.center)
+
+
+def test_reinforcement_stun_standard_save_load_rules_and_back(screen: pygame.Surface, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """04/U47: a reinforcement is placed with its own tool; a stun is set on a piece; Standard
+    start refills the board; the position saves to a file and loads back; Rules sets the
+    position's options (04/U15); Back leaves the game as it was."""
+    shell = Shell(Session(api.new_game()), screen)
+    before = api.state_hash(shell.session.state)
+    open_editor(shell)
+    ed = shell.editor
+    assert ed is not None
+    click(shell, ed.buttons["clear"].rect.center)
+    ed.choose("kind", "King (K)")
+    click(shell, cell_rect(1, 5, "B").center)
+    ed.choose("side", "White")
+    click(shell, cell_rect(10, 5, "B").center)
+    ed.choose("tool", "Add reinforcement")
+    ed.choose("kind", "Jet (JE)")
+    click(shell, cell_rect(10, 2, "B").center)
+    assert [(r.side, r.kind, r.row, r.col) for r in ed.buffer.reinforcements] == [("W", "JE", 10, 2)]
+    ed.choose("tool", "Set stun")
+    ed.choose("stun", "2")
+    click(shell, cell_rect(10, 5, "B").center)
+    assert [p.stun for p in ed.buffer.pieces] == [0, 2]
+    target = tmp_path / "two-kings.wecpos"
+    click(shell, ed.buttons["save"].rect.center)
+    _pick_file(shell, target)
+    assert "reinforcement W JE b10" in target.read_text()
+    click(shell, ed.buttons["standard"].rect.center)
+    assert len(shell.editor.buffer.pieces) == 56                 # type: ignore[union-attr]
+    click(shell, shell.editor.buttons["load"].rect.center)       # type: ignore[union-attr]
+    _pick_file(shell, target)
+    ed = shell.editor
+    assert ed is not None and [p.kind for p in ed.buffer.pieces] == ["K", "K"]
+    click(shell, ed.buttons["rules"].rect.center)
+    assert shell.options is not None
+    shell.options.choose("stun_duration", 2)
+    click(shell, shell.options.start.rect.center)
+    assert shell.options is None and shell.editor is not None
+    assert shell.editor.buffer.options.stun_duration == 2
+    click(shell, shell.editor.buttons["back"].rect.center)
+    assert shell.editor is None and api.state_hash(shell.session.state) == before

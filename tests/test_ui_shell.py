@@ -246,8 +246,81 @@ def test_reinforcement_marks_follow_the_view_switch(screen: pygame.Surface) -> N
 
 
 def test_items_not_built_yet_are_greyed_with_the_reason() -> None:
-    """04/U11, U24, U29 are listed but not built yet: greyed, the tooltip says why."""
+    """04/U11 is listed but not built in the window yet: greyed, the tooltip says why."""
     items = {i.command: i for _, entries in menus(MenuContext()) for i in entries}
     assert items["editor"].enabled
-    for command in ("wifi", "last_seen", "piece_set"):
+    for command in ("wifi",):
         assert not items[command].enabled and items[command].why_not
+
+
+def test_view_piece_shape_switches_to_the_detailed_set(screen: pygame.Surface) -> None:
+    """04/U24: View > Simple / detailed pieces changes the pictures on the board."""
+    shell = Shell(Session(api.new_game()), screen)
+    shell.pump([], 0.05)
+    area = pygame.Rect(cell_rect(1, 5, "B"))                     # Black's King
+    before = pygame.image.tobytes(screen.subsurface(area), "RGB")
+    choose(shell, "View", "piece_set")
+    shell.pump([], 0.05)
+    assert shell.driver.prefs["piece_set"] == "detailed"
+    assert pygame.image.tobytes(screen.subsurface(area), "RGB") != before
+
+
+def test_loading_a_long_save_shows_its_progress(screen: pygame.Surface, tmp_path: Path) -> None:
+    """A long game's save replays with a progress bar: it advances to the last line and the
+    game then stands at the saved state."""
+    import random
+    rng, state = random.Random(4), api.new_game()
+    while len(state.history) < 120 and state.result is None:
+        state = api.apply_action(state, api.random_action(state, rng))
+    save = tmp_path / "long.wec"
+    api.save(state, save)
+    shell = Shell(Session(api.new_game()), screen, autosave=save)
+    choose(shell, "File", "continue")
+    shown = shell.progress_shown
+    assert len(shown) >= 10
+    assert [d for d, _ in shown] == sorted(d for d, _ in shown)
+    assert shown[-1][0] == shown[-1][1]
+    assert api.state_hash(shell.session.state) == api.state_hash(api.load(save))
+
+
+def test_load_progress_is_told_every_line() -> None:
+    """engine.history.loads tells progress(done, total) for every line, ending at total."""
+    state = api.apply_action(api.new_game(), api.parse_action(SHP_MOVE))
+    state = api.apply_action(state, api.EndTurn())
+    calls: list[tuple[int, int]] = []
+    api.loads(api.dumps(state), progress=lambda d, t: calls.append((d, t)))
+    total = len(state.history)
+    assert calls == [(i, total) for i in range(total)] + [(total, total)]
+
+
+def test_play_change_rule_options_before_the_first_move(screen: pygame.Surface) -> None:
+    """04/U15: Play Change > Rule options changes the rules while no move is made yet."""
+    shell = Shell(Session(api.new_game()), screen)
+    choose(shell, "Play Change", "options")
+    assert shell.options is not None
+    shell.options.choose("tank_range", 8)
+    click(shell, shell.options.start.rect.center)
+    assert shell.session.state.options.tank_range == 8
+
+
+def test_undo_to_the_start_of_the_turn(screen: pygame.Surface) -> None:
+    """04/U31: Undo > Undo to the start of the turn takes back all of this turn's actions."""
+    start = api.new_game()
+    moved = api.apply_action(start, api.parse_action(SHP_MOVE))
+    picked = next(a for a in api.legal_actions(moved) if type(a).__name__ == "PickUp")
+    shell = Shell(Session(api.apply_action(moved, picked)), screen)
+    choose(shell, "Undo", "undo_turn")
+    assert api.state_hash(shell.session.state) == api.state_hash(start)
+
+
+def test_actions_menu_hints_and_view_last_seen_switch(screen: pygame.Surface) -> None:
+    """04/U33, U37: the Actions menu says how to Move and Fire; 04/U29: View switches the
+    last-seen markers."""
+    shell = Shell(Session(api.new_game()), screen)
+    choose(shell, "Actions", "hint_move")
+    assert status(shell).startswith("Move: click one of your pieces")
+    choose(shell, "Actions", "hint_fire")
+    assert status(shell).startswith("Fire: right-click")
+    choose(shell, "View", "last_seen")
+    assert shell.driver.prefs["show_last_seen"] is False
+    assert shell.driver.scene.show_last_seen is False        # type: ignore[union-attr]

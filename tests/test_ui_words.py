@@ -109,3 +109,13 @@ def test_the_mouse_wheel_scrolls_the_history_back() -> None:
     for _ in range(3):
         scene.event(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1, pos=pos))
     assert scene.history_top is None                         # back at the newest: follows again
+
+
+def test_messages_are_words_first_and_rule_ids_in_the_details() -> None:
+    """Issue 12 item 3: a refusal reads in words; its rule id goes to a details line."""
+    from ui.words import split_rule
+    assert split_rule("03/M0.10: a Tank cannot take its own side") == ("A Tank cannot take its own side", "03/M0.10")
+    assert split_rule("a competitive game has no undo (04/U31, 02/D24)") == \
+        ("A competitive game has no undo", "04/U31, 02/D24")
+    assert split_rule("RUL-6: the Flamer is reloading") == ("The Flamer is reloading", "RUL-6")
+    assert split_rule("Left-click a piece") == ("Left-click a piece", "")

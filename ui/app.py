@@ -26,7 +26,8 @@ __all__ = ["Driver", "QUIET_EVENTS", "next_events", "script_events", "state_summ
 QUIET_EVENTS = frozenset({pygame.MOUSEMOTION, pygame.ACTIVEEVENT, pygame.WINDOWENTER, pygame.WINDOWLEAVE,
                     pygame.AUDIODEVICEADDED, pygame.AUDIODEVICEREMOVED, pygame.NOEVENT})
 #: View switches of a game scene and their defaults (04/U25 reinforcements, U26 words, U28 small boards).
-VIEW_PREFS = {"words": True, "show_reinforcements": True, "small_boards": True}
+VIEW_PREFS: dict[str, object] = {"words": True, "show_reinforcements": True, "small_boards": True,
+                                 "piece_set": "simple", "show_last_seen": True}
 IDLE_WAKE_MS = 250          # a blocked frame loop wakes this often at most (nothing to do)
 POLL_S = 0.02               # without a real screen SDL's wait spins: sleep between polls instead
 
@@ -43,9 +44,10 @@ class Driver:
         self.dirty = True                  # the screen no longer shows the scene
         self.prefs = dict(VIEW_PREFS)      # View menu switches, kept across scenes
 
-    def toggle(self, pref: str) -> bool:
+    def toggle(self, pref: str) -> object:
         """Flip a View switch (04/U24-U29) on the scene and for every later scene; its new value."""
-        self.prefs[pref] = not self.prefs[pref]
+        value = self.prefs[pref]
+        self.prefs[pref] = ("detailed" if value == "simple" else "simple") if isinstance(value, str) else not value
         if isinstance(self.scene, GameScene):
             setattr(self.scene, pref, self.prefs[pref])
         self.dirty = True

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pygame
 
 from engine.view import PlayerView
 
-from . import theme
+from . import art, theme
 from .layout import LAYOUT, Layout, cell_rect, level_rect
 
 __all__ = ["DrawnToken", "draw_board", "piece_label"]
@@ -46,7 +46,8 @@ def piece_label(kind: str, hand: str, n_articles: int, stun: int) -> str:
 
 def draw_board(surface: pygame.Surface, view: PlayerView, selection: Cell | None = None,
                highlights: Iterable[Cell] = (), cursor: Cell | None = None,
-               lay: Layout = LAYOUT, reinforcements: bool = True) -> list[DrawnToken]:
+               lay: Layout = LAYOUT, reinforcements: bool = True,
+               piece_set: str = "simple") -> list[DrawnToken]:
     """Draw ``view`` from ``view.player``'s seat; returns every token drawn, in drawing order.
 
     02/§2.1 square colours; 04/U44 level colours, yellow highlights and yellow stun counters;
@@ -54,44 +55,94 @@ def draw_board(surface: pygame.Surface, view: PlayerView, selection: Cell | None
     Air top strip, Ground middle, Sub bottom; White's view is Black's rotated 180°.
     """
     viewer = view.player
-    surface.blit(_background(viewer, lay), (lay.board_x, lay.board_y))
+    tokens = _tokens(view)
+    marks = tuple((r.row, r.col, r.side) for r in view.reinforcements) if reinforcements else ()
+    layer, drawn = _composed(viewer, lay, tokens, marks, piece_set)
+    surface.blit(layer, (lay.board_x, lay.board_y))
     _labels(surface, viewer, lay)
-    if reinforcements:
-        for r in view.reinforcements:
-            rect = cell_rect(r.row, r.col, viewer, lay)
-            corner = [rect.topright, (rect.right - 12, rect.top), (rect.right, rect.top + 12)]
-            pygame.draw.polygon(surface, theme.REINFORCEMENT[r.side], corner)
     for row, col in highlights:
         pygame.draw.rect(surface, theme.HIGHLIGHT, cell_rect(row, col, viewer, lay), 3)
     if selection is not None:
         pygame.draw.rect(surface, theme.SELECTED, cell_rect(*selection, viewer, lay), 3)
     if cursor is not None:
         pygame.draw.rect(surface, theme.CURSOR, cell_rect(*cursor, viewer, lay).inflate(-6, -6), 1)
-    drawn: list[DrawnToken] = []
-    for (row, col, level), items in sorted(_tokens(view).items()):
-        strip = level_rect(cell_rect(row, col, viewer, lay), level, lay)
-        drawn += _strip(surface, strip, row, col, level, items)
-    return drawn
+    return list(drawn)
+
+
+_COMPOSED: dict[tuple[Any, ...], tuple[pygame.Surface, tuple[DrawnToken, ...]]] = {}
+_LAST: dict[tuple[Any, ...], tuple[dict[Cell, Any], pygame.Surface, dict[Cell, list[DrawnToken]]]] = {}
+
+
+def _composed(viewer: str, lay: Layout, tokens: dict[tuple[int, int, str], list[_Item]],
+              marks: tuple[tuple[int, int, str], ...], piece_set: str) -> tuple[pygame.Surface, tuple[DrawnToken, ...]]:
+    """The board with its squares, reinforcement marks and every token. A frame that changes
+    only a selection, a highlight or the hover box reuses it whole; after an action only the
+    squares whose contents changed are drawn again (issue 12 item 7)."""
+    content = tuple(sorted((k, tuple(v)) for k, v in tokens.items()))
+    key = (viewer, lay, content, marks, piece_set)
+    cached = _COMPOSED.get(key)
+    if cached is not None:
+        return cached
+    if len(_COMPOSED) >= 16:
+        _COMPOSED.clear()
+    by_cell: dict[Cell, Any] = defaultdict(list)
+    for (row, col, level), items in content:
+        by_cell[row, col].append((level, items))
+    base = (viewer, lay, marks, piece_set)
+    previous = _LAST.get(base)
+    if previous is None:
+        layer, drawn_at, changed = _background(viewer, lay).copy(), {}, set(by_cell)
+        changed |= {(r, c) for r, c, _ in marks}
+    else:
+        old_cells, old_layer, old_drawn = previous
+        layer, drawn_at = old_layer.copy(), dict(old_drawn)
+        changed = {c for c in set(old_cells) | set(by_cell) if old_cells.get(c) != by_cell.get(c)}
+    local = lay._replace(board_x=0, board_y=0)
+    mark_at = {(r, c): side for r, c, side in marks}
+    for cell in sorted(changed):
+        rect = cell_rect(*cell, viewer, local)
+        layer.blit(_background(viewer, lay), rect, rect)
+        if cell in mark_at:
+            corner = [rect.topright, (rect.right - 12, rect.top), (rect.right, rect.top + 12)]
+            pygame.draw.polygon(layer, theme.REINFORCEMENT[mark_at[cell]], corner)
+        drawn_at[cell] = []
+        for level, items in by_cell.get(cell, ()):
+            strip = level_rect(rect, level, local)
+            drawn_at[cell] += _strip(layer, strip, *cell, level, list(items), viewer, piece_set,
+                                     (lay.board_x, lay.board_y))
+    _LAST[base] = (dict(by_cell), layer, drawn_at)
+    drawn = tuple(d for cell in sorted(drawn_at) for d in drawn_at[cell])
+    _COMPOSED[key] = (layer, drawn)
+    return _COMPOSED[key]
 
 
 # -- helpers -----------------------------------------------------------------------------------
 
-_Item = tuple[str, str, str, int]      # (what, text, side, stun)
+_Item = tuple[str, str, str, int, tuple[object, ...]]   # (what, text, side, stun, picture key)
 
 
 def _tokens(view: PlayerView) -> dict[tuple[int, int, str], list[_Item]]:
+    """What each strip holds, with what its picture needs: a piece's kind, hand, carried
+    articles and the turns until its next weapon is ready (RUL-6); a projectile's heading."""
     out: dict[tuple[int, int, str], list[_Item]] = defaultdict(list)
-    for p in view.own:
+    for p in (*view.own, *view.seen):
+        wait = _reload(p, view.ply)
         out[p.row, p.col, p.level].append(
-            ("piece", piece_label(p.kind, p.hand, len(p.codes), p.stun), p.side, p.stun))
-    for s in view.seen:
-        out[s.row, s.col, s.level].append(
-            ("piece", piece_label(s.kind, s.hand, len(s.codes), s.stun), s.side, s.stun))
+            ("piece", piece_label(p.kind, p.hand, len(p.codes), p.stun), p.side, p.stun,
+             (p.kind, p.hand, tuple(p.codes), wait)))
     for g in view.ground:
-        out[g.row, g.col, "G"].append(("article", g.code, "", 0))
+        out[g.row, g.col, "G"].append(("article", g.code, "", 0, (g.code,)))
     for pr in view.projectiles:
-        out[pr.row, pr.col, pr.level].append(("projectile", "*" + pr.kind, pr.side, 0))
+        out[pr.row, pr.col, pr.level].append(("projectile", "*" + pr.kind, pr.side, 0,
+                                              (pr.kind, pr.dr, pr.dc, pr.homing)))
     return out
+
+
+def _reload(p: Any, ply: int) -> int:
+    """Turns until the piece's first reloading weapon is ready again (0: none reloading)."""
+    waits = [r - ply for _, r in getattr(p, "ready", ()) if r > ply]
+    waits += [r - ply for r in getattr(p, "art_ready", ()) if r > ply]
+    return min(waits) if waits else 0
 
 
 def _labels(surface: pygame.Surface, viewer: str, lay: Layout) -> None:
@@ -126,53 +177,59 @@ def _square(surface: pygame.Surface, rect: pygame.Rect, row: int, col: int, lay:
     pygame.draw.line(surface, theme.STRIP_LINE, sub.topleft, (sub.right - 1, sub.top))
 
 
-_STRIPS: dict[tuple[int, int, str, tuple[_Item, ...]], tuple[pygame.Surface, list[pygame.Rect]]] = {}
+_STRIPS: dict[tuple[Any, ...], tuple[pygame.Surface, list[pygame.Rect]]] = {}
 
 
 def _strip(surface: pygame.Surface, strip: pygame.Rect, row: int, col: int, level: str,
-           items: list[_Item]) -> list[DrawnToken]:
+           items: list[_Item], viewer: str, piece_set: str,
+           offset: tuple[int, int] = (0, 0)) -> list[DrawnToken]:
     """Blit the strip's tokens, drawn once per content and cached (issue 12 item 7)."""
-    key = (strip.width, strip.height, level, tuple(items))
+    key = (strip.width, strip.height, level, tuple(items), viewer, piece_set)
     cached = _STRIPS.get(key)
     if cached is None:
         if len(_STRIPS) >= 2048:
             _STRIPS.clear()
         image = pygame.Surface(strip.size, pygame.SRCALPHA)
-        local, x, rects = image.get_rect(), 0, []
-        size = 15 if len(items) <= 2 else 12
-        for what, text, side, stun in items:
-            rect = _token(image, local, x, what, text, side, level, size, stun)
+        rects, x = [], 0
+        size = strip.height - 1
+        right = strip.width                    # ground articles line up from the right
+        for item in items:
+            if item[0] == "article":
+                icon = art.article_icon(str(item[4][0]), max(8, int(size * 0.6)))
+                right -= icon.get_width() + 1
+                rect = image.blit(icon, (max(x, right), (size - icon.get_height()) // 2 + 1))
+            else:
+                rect = _picture(image, x, size, item, level, viewer, piece_set)
+                x = rect.right + 1
             rects.append(rect)
-            x = rect.right + 1
+        if pygame.display.get_surface() is not None:
+            image = image.convert_alpha()          # the display's format blits several times faster
         cached = _STRIPS[key] = (image, rects)
     image, rects = cached
     surface.blit(image, strip.topleft)
-    return [DrawnToken(what, text, side, row, col, level, r.move(strip.x, strip.y))
-            for (what, text, side, _), r in zip(items, rects)]
+    dx, dy = strip.x + offset[0], strip.y + offset[1]
+    return [DrawnToken(what, text, side, row, col, level, r.move(dx, dy))
+            for (what, text, side, _, _), r in zip(items, rects)]
 
 
-def _token(surface: pygame.Surface, strip: pygame.Rect, x: int, what: str, text: str,
-           side: str, level: str, size: int, stun: int = 0) -> pygame.Rect:
-    size = size if what == "piece" else size - 2
-    mark = f"s{stun}" if stun else ""
-    text = text[:len(text) - len(mark)]
-    if what == "piece":
-        fg, bg = theme.PIECE_TEXT[side], theme.PIECE_FILL[side, level]
-    else:
-        fg, bg = (theme.ARTICLE if what == "article" else theme.PROJECTILE), None
-    img = theme.text(size, text, fg)
-    stun_img = theme.text(size, mark, theme.STUN) if mark else None     # 04/U44: stun in yellow
-    width = img.get_width() + (stun_img.get_width() if stun_img else 0)
-    rect = pygame.Rect(x, strip.y, width + 4, strip.height)
-    rect = rect.clip(strip) if rect.right > strip.right else rect
-    old_clip = surface.get_clip()
-    surface.set_clip(strip)
-    if bg is not None:
-        pygame.draw.rect(surface, bg, rect, border_radius=3)
-        pygame.draw.rect(surface, theme.STRIP_LINE, rect, 1, border_radius=3)
-    y = rect.y + (rect.height - img.get_height()) // 2
-    surface.blit(img, (rect.x + 2, y))
-    if stun_img is not None:
-        surface.blit(stun_img, (rect.x + 2 + img.get_width(), y))
-    surface.set_clip(old_clip)
+def _picture(surface: pygame.Surface, x: int, size: int, item: _Item, level: str, viewer: str,
+             piece_set: str) -> pygame.Rect:
+    """One token as a picture (04/U24): a piece with its carried articles as small icons, its
+    stun counter (yellow) and reload countdown (cyan) as badges (04/U44); an article icon; a
+    projectile pointing its way (RUL-15), ringed when homing (RUL-16)."""
+    what, _, side, stun, key = item
+    if what == "projectile":
+        kind, dr, dc, homing = key
+        return surface.blit(art.projectile_icon(str(kind), side, int(dr), int(dc), size, viewer, bool(homing)), (x, 0))  # type: ignore[call-overload]
+    kind, hand, codes, wait = key
+    rect = surface.blit(art.piece_image(str(kind), side, level, str(hand), size, piece_set), (x, 0))
+    small = max(6, size // 2 - 1)
+    for i, code in enumerate(codes):                                   # type: ignore[attr-defined]
+        rect = rect.union(surface.blit(art.article_icon(code, small), (rect.right, (i % 2) * (small + 1))))
+    if stun:
+        b = art.badge(str(stun), max(8, size // 2), art.STUN_COLOUR)
+        surface.blit(b, (x + size - b.get_width() // 2 - 2, size - b.get_height()))
+    if wait:
+        b = art.badge(str(wait), max(8, size // 2), art.RATE_COLOUR)
+        surface.blit(b, (x, 0))
     return rect

@@ -8,11 +8,13 @@ articles and stun. The buffer is ``ui.editor_model.EditorBuffer``.
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UITextBox, UITextEntryLine
+from pygame_gui.windows import UIFileDialog
 
 from engine import api
 from engine.pieces import ARTICLES, KINDS
@@ -24,7 +26,7 @@ from .editor_model import EArticle, EditorBuffer, EPiece, EReinforcement, Proble
 from .layout import LAYOUT, Layout, cell_at, cell_rect
 from .words import ARTICLE_NAMES
 
-__all__ = ["EditorScreen", "PlayPosition", "LeaveEditor", "TOOLS"]
+__all__ = ["EditorScreen", "PlayPosition", "LeaveEditor", "EditRules", "TOOLS"]
 
 TOOLS = ("Add piece", "Lay article", "Add reinforcement", "Remove", "Set stun")
 _SIDES = {"Black": "B", "White": "W"}
@@ -44,6 +46,10 @@ class LeaveEditor(NamedTuple):
     """Back to the game, the position unchanged."""
 
 
+class EditRules(NamedTuple):
+    """Open the options screen for the position's rules (04/U15)."""
+
+
 class _Token(NamedTuple):
     kind: str
     hand: str
@@ -59,6 +65,7 @@ class _EditorView(NamedTuple):
     """What ``draw_board`` needs, for every piece of both sides (the editor sees everything)."""
 
     player: str
+    ply: int
     own: tuple[_Token, ...]
     seen: tuple[()]
     ground: tuple[GroundArticle, ...]
@@ -94,12 +101,15 @@ class EditorScreen:
                                               placeholder_text="article codes, e.g. FL SH")
         self.articles_entry.set_tooltip("the articles a new piece carries: " + ", ".join(ARTICLES))
         buttons = [("clear", "Clear board"), ("standard", "Standard start"), ("check", "Check"),
+                   ("save", "Save position…"), ("load", "Load position…"), ("rules", "Rules…"),
                    ("play", "Play from here"), ("back", "Back to the game")]
         self.buttons: dict[str, UIButton] = {}
         for i, (key, text) in enumerate(buttons):
             self.buttons[key] = UIButton(pygame.Rect(x + (i % 3) * 200, top + 44 + (i // 3) * 38, 190, 32),
                                          text, manager)
-        self.report = UITextBox("", pygame.Rect(x, top + 124, lay.width - x - 10, lay.height - top - 134), manager)
+        self.report = UITextBox("", pygame.Rect(x, top + 162, lay.width - x - 10, lay.height - top - 172), manager)
+        self.dialog: UIFileDialog | None = None
+        self.dialog_purpose = ""
 
     # -- input -----------------------------------------------------------------------------------
 
@@ -111,11 +121,16 @@ class EditorScreen:
                     self.choice[key] = e.text
                     if key == "to_move":
                         self.buffer.to_move = _SIDES[e.text]
+        elif e.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED and e.ui_element is self.dialog:
+            self.dialog = None
+            self.file_picked(Path(e.text))
+        elif e.type == pygame_gui.UI_WINDOW_CLOSE and e.ui_element is self.dialog:
+            self.dialog = None
         elif e.type == pygame_gui.UI_BUTTON_PRESSED:
             for key, button in self.buttons.items():
                 if button is e.ui_element:
                     return self.press(key)
-        elif e.type == pygame.MOUSEBUTTONDOWN and e.button == 1:
+        elif e.type == pygame.MOUSEBUTTONDOWN and e.button == 1 and self.dialog is None:
             cell = cell_at(e.pos, "B", self.lay)
             if cell is not None:
                 self.click(cell)
@@ -127,8 +142,16 @@ class EditorScreen:
         if key == "to_move":
             self.buffer.to_move = _SIDES[text]
 
-    def press(self, key: str) -> PlayPosition | LeaveEditor | None:
+    def press(self, key: str) -> PlayPosition | LeaveEditor | EditRules | None:
         """One of the buttons."""
+        if key in ("save", "load"):
+            title = "Save the position" if key == "save" else "Load a position"
+            self.dialog = UIFileDialog(pygame.Rect(200, 80, 600, 500), self.manager, window_title=title,
+                                       initial_file_path=str(Path.cwd()), allow_existing_files_only=key == "load")
+            self.dialog_purpose = key
+            return None
+        if key == "rules":
+            return EditRules()
         if key == "clear":
             self.buffer.clear()
             self._set_problems([], "the board is empty")
@@ -177,6 +200,27 @@ class EditorScreen:
             self.status = f"stun {c['stun']} set" if done else f"no piece at ({row},{col}) {c['level']}"
         self.problems = []
 
+    def file_picked(self, path: Path) -> None:
+        """Save the buffer as a position file there, or load one into the buffer (04/U46)."""
+        if self.dialog_purpose == "save":
+            try:
+                path.write_text(self.buffer.text(), encoding="utf-8")
+            except OSError as exc:
+                self._set_problems([], f"cannot save to {path}: {exc.strerror or exc}")
+                return
+            self._set_problems([], f"saved the position to {path.name}")
+            return
+        try:
+            text = path.read_text(encoding="utf-8")
+            buffer = EditorBuffer.from_text(text, self.buffer.options)
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            self._set_problems([], f"cannot load {path.name}: {exc}")
+            return
+        self.buffer = buffer
+        state, problems = buffer.check()
+        self._set_problems(problems, f"loaded {path.name}" + ("" if state is not None else
+                                                              f": {len(problems)} problem(s) marked"))
+
     def _set_problems(self, problems: list[Problem], status: str) -> None:
         self.problems, self.status = problems, status
         self.report.set_text("<br>".join(
@@ -187,7 +231,7 @@ class EditorScreen:
     def view(self) -> _EditorView:
         """Everything in the buffer as ``draw_board`` draws it."""
         b = self.buffer
-        return _EditorView("B", tuple(_Token(p.kind, p.hand, p.articles, p.stun, p.side, p.row, p.col, p.level)
+        return _EditorView("B", 1, tuple(_Token(p.kind, p.hand, p.articles, p.stun, p.side, p.row, p.col, p.level)
                                       for p in b.pieces), (),
                            tuple(GroundArticle(a.row, a.col, a.code, 0) for a in b.articles), (),
                            tuple(Reinforcement(r.row, r.col, r.side, r.kind, r.hand) for r in b.reinforcements))
@@ -207,6 +251,8 @@ class EditorScreen:
 
     def kill(self) -> None:
         """Remove every widget of the screen."""
+        if self.dialog is not None:
+            self.dialog.kill()
         for element in [*self.menus.values(), *self.labels, self.articles_entry, *self.buttons.values(), self.report]:
             element.kill()
 

@@ -34,7 +34,7 @@ class Layout(NamedTuple):
 
 
 LAYOUT = Layout()
-AIR_SHARE, GROUND_SHARE = 0.3, 0.4    # Air top strip, Ground middle, Sub bottom (rest)
+AIR_SHARE, GROUND_SHARE = 0.27, 0.46    # Air top strip, Ground middle, Sub bottom (rest)
 
 
 def cell_rect(row: int, col: int, viewer: str, lay: Layout = LAYOUT) -> pygame.Rect:

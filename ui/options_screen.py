@@ -35,7 +35,7 @@ class OptionsScreen:
     """Every option as a labelled control; ``values`` holds the current choice of each."""
 
     def __init__(self, manager: pygame_gui.UIManager, rect: pygame.Rect, options: Options,
-                 title: str = "New game: the rules") -> None:
+                 title: str = "New game: the rules", start_label: str = "Start") -> None:
         self.manager, self.rect = manager, rect
         self.values: dict[str, Any] = options.to_dict()
         self.controls: dict[str, UIDropDownMenu | UITextEntryLine] = {}
@@ -57,7 +57,7 @@ class OptionsScreen:
         self.message = UILabel(pygame.Rect(rect.x, foot, rect.width, 26), "(standard) marks the standard "
                                "game's value (RUL-38)", manager)
         self.details = UILabel(pygame.Rect(rect.x, foot + 24, rect.width, 22), "", manager)
-        self.start = UIButton(pygame.Rect(rect.x, foot + 50, 160, 32), "Start", manager)
+        self.start = UIButton(pygame.Rect(rect.x, foot + 50, 160, 32), start_label, manager)
         self.standard = UIButton(pygame.Rect(rect.x + 170, foot + 50, 200, 32), "Standard game", manager)
         self.cancel = UIButton(pygame.Rect(rect.x + 380, foot + 50, 160, 32), "Cancel", manager)
 

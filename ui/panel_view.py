@@ -12,9 +12,10 @@ import pygame
 
 from . import theme
 from .layout import LAYOUT, Layout
+from .words import split_rule
 
 __all__ = ["BAR_ITEMS", "LIST_ROWS", "HISTORY_ROW", "end_button", "list_row_rect", "history_rect",
-           "wrapped_history", "draw_bar", "draw_panel", "draw_status", "draw_privacy"]
+           "wrapped_history", "draw_bar", "draw_panel", "draw_status", "draw_privacy", "draw_progress"]
 
 BAR_ITEMS = ("End Turn: E", "Undo: Z", "Cancel: Esc", "Words/notation: N")
 LIST_ROWS = 12
@@ -126,10 +127,14 @@ def _break_at(f: pygame.font.Font, line: str, room: int) -> int:
 
 
 def draw_status(surface: pygame.Surface, text: str, error: bool, lay: Layout = LAYOUT) -> None:
-    """The status line under the board: the last RuleError's message, or a hint."""
+    """The status line under the board: the last refusal or a hint in words, and the rule it
+    names in a smaller details line (issue 12 item 3: rule ids only in a details line)."""
     y = lay.board_y + lay.board_size + 8
     colour = theme.ERROR if error else theme.TEXT
-    surface.blit(theme.text(20, text, colour), (lay.board_x, y))
+    words, rule = split_rule(text)
+    surface.blit(theme.text(20, theme.fit(20, words, lay.panel_x - lay.board_x - 8), colour), (lay.board_x, y))
+    if rule:
+        surface.blit(theme.text(16, f"details: rule {rule}", theme.DIM), (lay.board_x, y + 24))
 
 
 def draw_privacy(surface: pygame.Surface, side_name: str, lay: Layout = LAYOUT) -> None:
@@ -139,3 +144,14 @@ def draw_privacy(surface: pygame.Surface, side_name: str, lay: Layout = LAYOUT) 
     img = f.render(f"Pass the laptop to {side_name} — press any key", True, theme.TEXT)
     surface.blit(img, img.get_rect(center=(lay.width // 2, lay.height // 2)))
 
+
+
+def draw_progress(surface: pygame.Surface, text: str, share: float, lay: Layout = LAYOUT) -> None:
+    """A box in the middle of the screen: ``text`` over a bar filled to ``share`` (0..1)."""
+    box = pygame.Rect(0, 0, 560, 90)
+    box.center = (lay.width // 2, lay.height // 2)
+    pygame.draw.rect(surface, theme.BAR, box, border_radius=8)
+    surface.blit(theme.text(20, text, theme.TEXT), (box.x + 20, box.y + 16))
+    bar = pygame.Rect(box.x + 20, box.y + 50, box.width - 40, 20)
+    pygame.draw.rect(surface, theme.DIM, bar, 1)
+    pygame.draw.rect(surface, theme.HIGHLIGHT, (bar.x, bar.y, int(bar.width * max(0.0, min(1.0, share))), bar.height))

@@ -17,16 +17,16 @@ from engine.actions import Action, EndTurn
 from engine.notation import NotationError, format_action, parse_action, parse_turn
 from engine.view import PlayerView
 
-from . import choices, theme
+from . import art, choices, theme
 from .board_view import DrawnToken, draw_board
 from .cell_view import cell_lines, draw_cell_zoom
-from .layout import LAYOUT, Layout, cell_at, cell_rect
+from .layout import LAYOUT, Layout, cell_at, cell_rect, level_rect
 from .panel_view import (HISTORY_ROW, LIST_ROWS, draw_bar, draw_panel, draw_privacy, draw_status,
                          end_button, history_rect, list_row_rect, wrapped_history)
 from .small_boards import draw_small_boards
-from .words import describe, describe_turn
+from .words import describe, describe_turn, kind_name
 
-__all__ = ["Apply", "Undo", "Quit", "Dismiss", "Output", "GameScene", "PrivacyScene", "SIDE_NAME"]
+__all__ = ["Apply", "Undo", "Quit", "Dismiss", "LastSeen", "Output", "GameScene", "PrivacyScene", "SIDE_NAME"]
 
 Cell = tuple[int, int]
 SIDE_NAME = {"B": "Black", "W": "White"}
@@ -44,6 +44,17 @@ class Undo(NamedTuple):
 
 class Quit(NamedTuple):
     """The player closed the window or pressed Q."""
+
+
+class LastSeen(NamedTuple):
+    """04/U29: where an enemy piece was last seen before it became hidden, and when."""
+
+    kind: str
+    side: str
+    row: int
+    col: int
+    level: str
+    ply: int
 
 
 class Dismiss(NamedTuple):
@@ -73,6 +84,9 @@ class GameScene:
         self.small_boards = True               # View: "Big board only" off (04/U28)
         self.show_reinforcements = True        # View: reinforcement squares marked (04/U25)
         self.small_dots: list[tuple[str, int, int, str]] = []
+        self.piece_set = "simple"              # View: simple or detailed pieces (04/U24)
+        self.last_seen: list[LastSeen] = []    # 04/U29 markers, from the session
+        self.show_last_seen = True             # View: Toggle Continue View (04/U29)
         self.changed = False                   # a quiet event (mouse motion) changed the screen
         self.drawn: list[DrawnToken] = []
 
@@ -214,7 +228,9 @@ class GameScene:
         draw_bar(surface, self._title(), self.lay)
         highlights = choices.targets(self.group) if self.selection else []
         self.drawn = draw_board(surface, self.view, self.selection, highlights, self.cursor, self.lay,
-                                reinforcements=self.show_reinforcements)
+                                reinforcements=self.show_reinforcements, piece_set=self.piece_set)
+        if self.show_last_seen:
+            self._last_seen_markers(surface)
         heading = "Choose one:" if self.pending else (f"Actions from {self.selection}" if self.selection else "Click a piece")
         words = (lambda a: describe(a, self.view)) if self.words else format_action
         items = [words(a) for a in self.listed()]
@@ -225,11 +241,33 @@ class GameScene:
         draw_status(surface, self.status, self.error, self.lay)
         self.small_dots = draw_small_boards(surface, self.view, self.selection, self.lay) \
             if self.small_boards else []
+        if self.small_boards and self.selection is not None:
+            self._selected_picture(surface)
         if self.hover is not None:
             lines = cell_lines(self.view, *self.hover)
             if len(lines) > 2 or any(line.startswith("  ") for line in lines):
                 draw_cell_zoom(surface, lines, cell_rect(*self.hover, self.view.player, self.lay))
         return self.drawn
+
+    def _last_seen_markers(self, surface: pygame.Surface) -> None:
+        """04/U29: a see-through picture where each enemy piece was last seen."""
+        for m in self.last_seen:
+            strip = level_rect(cell_rect(m.row, m.col, self.view.player, self.lay), m.level, self.lay)
+            img = art.ghost_image(m.kind, m.side, m.level, "", strip.height - 1, self.piece_set)
+            surface.blit(img, (strip.right - img.get_width(), strip.y))
+
+    def _selected_picture(self, surface: pygame.Surface) -> None:
+        """04/U4: a picture of the selected piece (the detailed set), with its name."""
+        mine = [p for p in self.view.own if (p.row, p.col) == self.selection]
+        if not mine:
+            return
+        p = mine[0]
+        x, y = self.lay.panel_x + 140, self.lay.board_y
+        surface.blit(art.piece_image(p.kind, p.side, p.level, p.hand, 56, "detailed"), (x, y))
+        surface.blit(theme.text(18, kind_name(p.kind), theme.TEXT), (x + 64, y + 4))
+        if p.codes:
+            for i, code in enumerate(p.codes):
+                surface.blit(art.article_icon(code, 20), (x + 64 + i * 22, y + 28))
 
     def _title(self) -> str:
         v = self.view

@@ -13,7 +13,9 @@ from pathlib import Path
 from engine import api
 from engine.actions import Action
 
-from .scenes import GameScene
+from engine.events import HiddenAgain, Revealed
+
+from .scenes import GameScene, LastSeen
 
 __all__ = ["Session"]
 
@@ -26,6 +28,7 @@ class Session:
         self.state, self.computer, self.save_path = state, computer, save_path
         self.rng = random.Random(seed)
         self.privacy_pending = False
+        self.last_seen: dict[str, list[LastSeen]] = {"B": [], "W": []}
         self.play_computer()
 
     @property
@@ -40,14 +43,16 @@ class Session:
         viewer = self.viewer
         mine = self.state.side_to_move == viewer and self.state.result is None
         actions = api.legal_actions(self.state) if mine else []
-        return GameScene(api.observe(self.state, viewer), actions,
-                         api.history_for(self.state, viewer), status, error)
+        scene = GameScene(api.observe(self.state, viewer), actions,
+                          api.history_for(self.state, viewer), status, error)
+        scene.last_seen = list(self.last_seen[viewer])
+        return scene
 
     def apply(self, action: Action) -> str | None:
         """Apply a human's action; returns the RuleError text, or None when it was applied."""
         before = self.state.side_to_move
         try:
-            self.state = api.apply_action(self.state, action)
+            self._play(action)
         except api.RuleError as exc:
             return str(exc)
         self._turn_done(before)
@@ -88,7 +93,20 @@ class Session:
             return str(exc)
         return "nothing to undo (04/U31)"
 
+    def _play(self, action: Action) -> None:
+        """Apply ``action`` and keep each side's last-seen markers (04/U29) from its events."""
+        self.state, events = api.apply_action_events(self.state, action)
+        for viewer, marks in self.last_seen.items():
+            for e in api.events_for(events, viewer):
+                if isinstance(e, HiddenAgain) and e.side != viewer:
+                    marks.append(LastSeen(e.kind, e.side, *e.cell, self.state.ply))
+                elif isinstance(e, Revealed) and e.side != viewer:
+                    # enemy pieces are not identified (RUL-50 a): a piece of that type seen
+                    # again takes away that type's markers
+                    marks[:] = [m for m in marks if m.kind != e.kind]
+
     def _restart_at(self, state: api.GameState) -> None:
+        self.last_seen = {"B": [], "W": []}           # markers are this session's memory only
         self.state, self.privacy_pending = state, False
         self._autosave()
 
@@ -115,7 +133,7 @@ class Session:
         """Let the computer play while it is its turn (its whole turn, ending with End Turn)."""
         while self.computer == self.state.side_to_move and self.state.result is None:
             before = self.state.side_to_move
-            self.state = api.apply_action(self.state, api.random_action(self.state, self.rng))
+            self._play(api.random_action(self.state, self.rng))
             if self.state.side_to_move != before or self.state.result is not None:
                 self._autosave()
 

@@ -7,6 +7,7 @@ widget, anything else to the game scene. It draws only when something changed.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pygame
@@ -19,10 +20,11 @@ from engine.options import Options
 from .app import QUIET_EVENTS, Driver, next_events, script_events
 from .layout import LAYOUT, Layout
 from .editor_model import EditorBuffer
-from .editor_screen import EditorScreen, LeaveEditor, PlayPosition
+from .editor_screen import EditorScreen, EditRules, LeaveEditor, PlayPosition
 from .menu_bar import BAR_HEIGHT, MenuBar
 from .menus import NOT_YET, MenuContext, shortcut_command
 from .option_words import GROUPS, describe_option, value_words
+from .panel_view import draw_progress
 from .options_screen import Cancelled, OptionsScreen, StartGame
 from .scenes import GameScene
 from .session import Session
@@ -50,11 +52,13 @@ class Shell:
         self.menu = MenuBar(self.manager, self.context())
         self.options: OptionsScreen | None = None
         self.editor: EditorScreen | None = None
+        self.options_for_editor = False
         self.dialog: UIFileDialog | None = None
         self.dialog_purpose = ""
         self.message: UIMessageWindow | None = None
         self.dirty = True
         self.drew = False                  # the last frame drew something (so flip it)
+        self.progress_shown: list[tuple[int, int]] = []   # what the loading bar showed (tests)
 
     @property
     def session(self) -> Session:
@@ -118,7 +122,7 @@ class Shell:
 
     def draw(self) -> None:
         """The game scene (or the options screen's background), then every widget."""
-        if self.editor is not None:
+        if self.editor is not None and self.options is None:
             self.editor.draw(self.surface)
         elif self.options is None:
             self.driver.invalidate()
@@ -135,11 +139,14 @@ class Shell:
         return pos[1] < BAR_HEIGHT or (self.menu.panel is not None and self.menu.panel.rect.collidepoint(pos))
 
     def _widget_event(self, e: pygame.event.Event) -> bool:
-        if self.editor is not None and self.dialog is None:
+        if self.editor is not None and self.dialog is None and self.options is None:
             if self._over_menu(e):
                 return True
             out = self.editor.ui_event(e)
-            if isinstance(out, PlayPosition):
+            if isinstance(out, EditRules):
+                self._open_options(self.editor.buffer.options, "The rules for this position", "Use these rules")
+                self.options_for_editor = True
+            elif isinstance(out, PlayPosition):
                 self._close_editor()
                 self._start(out.state, "a game from the edited position")
             elif isinstance(out, LeaveEditor):
@@ -147,7 +154,11 @@ class Shell:
             return True
         if self.options is not None:
             out = self.options.ui_event(e)
-            if isinstance(out, StartGame):
+            if isinstance(out, StartGame) and self.options_for_editor and self.editor is not None:
+                self._close_options()
+                self.editor.buffer.options = out.options          # back to the editor
+                self.editor.status = "the rules of this position are set"
+            elif isinstance(out, StartGame):
                 self._close_options()
                 self._new_game(out.options)
             elif isinstance(out, Cancelled):
@@ -257,6 +268,14 @@ class Shell:
         on = self.driver.toggle("show_reinforcements")
         self.driver.say("reinforcement squares marked (04/U25)" if on else "reinforcement marks hidden")
 
+    def _do_last_seen(self) -> None:
+        on = self.driver.toggle("show_last_seen")
+        self.driver.say("last-seen markers shown (04/U29)" if on else "last-seen markers hidden (04/U29)")
+
+    def _do_piece_set(self) -> None:
+        on = self.driver.toggle("piece_set")
+        self.driver.say(f"the {on} piece set (04/U24)")
+
     def _do_big_board_only(self) -> None:
         on = self.driver.toggle("small_boards")
         self.driver.say("the three small boards are shown (04/U4)" if on else "big board only (04/U28)")
@@ -290,16 +309,16 @@ class Shell:
         self.driver.refresh()
         self.driver.say(error if error is not None else done, error=error is not None)
 
-    def _open_options(self, options: Options, title: str) -> None:
+    def _open_options(self, options: Options, title: str, start_label: str = "Start") -> None:
         self.menu.close()
         self._close_options()
         rect = pygame.Rect(40, BAR_HEIGHT + 10, self.lay.width - 80, self.lay.height - BAR_HEIGHT - 20)
-        self.options = OptionsScreen(self.manager, rect, options, title)
+        self.options = OptionsScreen(self.manager, rect, options, title, start_label)
 
     def _close_options(self) -> None:
         if self.options is not None:
             self.options.kill()
-        self.options = None
+        self.options, self.options_for_editor = None, False
 
     def _new_game(self, options: Options) -> None:
         """04/U6: a new game with ``options``; against the computer it plays if it starts."""
@@ -324,10 +343,27 @@ class Shell:
             error = self.session.save(path)
             self.driver.say(error if error is not None else f"saved to {path}", error=error is not None)
 
+    def _loading(self, name: str) -> Callable[[int, int], None]:
+        """A progress callback that draws "Loading NAME" and a bar while a long save replays
+        (issue 12 item 7); it redraws at most every 2% so loading stays fast."""
+        shown = [-1]
+
+        def progress(done: int, total: int) -> None:
+            step = 50 * done // max(1, total)
+            if step == shown[0] or total < 50:
+                return
+            shown[0] = step
+            self.progress_shown.append((done, total))
+            draw_progress(self.surface, f"Loading {name}: turn line {done} of {total}", done / max(1, total),
+                          self.lay)
+            if pygame.display.get_surface() is self.surface:
+                pygame.display.flip()
+        return progress
+
     def _load(self, path: Path) -> None:
         """04/U7, U9: play on from a save file; an unreadable one says why and changes nothing."""
         try:
-            state = api.load(path)
+            state = api.load(path, progress=self._loading(path.name))
         except (OSError, api.SaveError) as exc:
             self.driver.say(f"cannot load {path.name}: {exc}", error=True)
             return

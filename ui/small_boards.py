@@ -37,10 +37,7 @@ def draw_small_boards(surface: pygame.Surface, view: PlayerView, selection: tupl
         caption = theme.text(14, name, theme.DIM)
         surface.blit(caption, (x, area.y))
         top = area.y + 16
-        for row in range(1, 11):
-            for col in range(1, 11):
-                cell = _cell(x, top, row, col, view.player)
-                surface.fill(_MUTED[(row + col) % 2], cell)
+        surface.blit(_empty_board(), (x, top))
         pieces = [(p.row, p.col, p.side) for p in view.own if p.level == level]
         pieces += [(s.row, s.col, s.side) for s in view.seen if s.level == level]
         for row, col, side in sorted(set(pieces)):
@@ -53,6 +50,20 @@ def draw_small_boards(surface: pygame.Surface, view: PlayerView, selection: tupl
         if selection is not None:
             pygame.draw.rect(surface, theme.SELECTED, _cell(x, top, *selection, view.player), 1)
     return drawn
+
+
+_EMPTY: list[pygame.Surface] = []
+
+
+def _empty_board() -> pygame.Surface:
+    """One small empty board, drawn once (the squares' pattern is the same from both seats)."""
+    if not _EMPTY:
+        board = pygame.Surface((10 * SMALL_CELL, 10 * SMALL_CELL))
+        for row in range(1, 11):
+            for col in range(1, 11):
+                board.fill(_MUTED[(row + col) % 2], _cell(0, 0, row, col, "B"))
+        _EMPTY.append(board)
+    return _EMPTY[0]
 
 
 def _cell(x: int, top: int, row: int, col: int, viewer: str) -> pygame.Rect:

@@ -8,12 +8,14 @@ viewer cannot see is ever worded (RUL-18).
 """
 from __future__ import annotations
 
+import re
+
 from engine.actions import (AIR, SUB, Action, Drop, EndTurn, Exchange, Fire, Move, PickUp, PieceDesc,
                             Reinforce, Result, Turn)
 from engine.pieces import KINDS
 from engine.view import PlayerView
 
-__all__ = ["ARTICLE_NAMES", "describe", "describe_turn", "kind_name", "article_name", "square"]
+__all__ = ["ARTICLE_NAMES", "describe", "describe_turn", "kind_name", "article_name", "square", "split_rule"]
 
 #: 01-overview.md's 18 article types (04/H9c tokens; JU is the Jump Pack when fired).
 ARTICLE_NAMES = {
@@ -29,6 +31,23 @@ _PROJECTILE = {"R": "Rocket", "T": "Torpedo", "S": "SAM"}
 #: 04/H9e kill codes; any other code is the type of the piece that caused the effect (H20).
 _KILL = {"RK": "destroyed by a Rocket", "TK": "destroyed by a Torpedo", "SK": "destroyed by a SAM",
          "STK": "lost: stunned off the Ground", "CK": "converted"}
+
+
+_RULE_ID = r"(?:\d\d/[A-Z§][\w.§]*|RUL-\d+|[A-Z]{1,2}-\d+)"
+_LEADING = re.compile(rf"^({_RULE_ID}): (.*)$", re.S)
+_TRAILING = re.compile(rf"^(.*?)\s*\(({_RULE_ID}(?:, {_RULE_ID})*)\)\s*$", re.S)
+
+
+def split_rule(text: str) -> tuple[str, str]:
+    """A message for people and its rule ids apart: ``"03/M0.10: a Tank cannot ..."`` and
+    ``"... (04/U31, 02/D24)"`` give the words first (capitalised) and the ids second ("" if none)."""
+    m = _LEADING.match(text)
+    if m:
+        words, rule = m.group(2), m.group(1)
+    else:
+        m = _TRAILING.match(text)
+        words, rule = (m.group(1), m.group(2)) if m else (text, "")
+    return (words[:1].upper() + words[1:] if words else words), rule
 
 
 def kind_name(kind: str) -> str:

@@ -21,6 +21,7 @@ from net import licence_client as client
 from net.atomic import write_atomic
 from net.licence import VENDOR_PUBLIC_KEY, LicenceError, LicenceToken, vendor_key_id
 from net.licence_request import dumps, loads_strict
+from wec_p2p.paths import data_dir
 
 EXIT_OK, EXIT_REFUSED, EXIT_OFFLINE = 0, 1, 3
 VENDOR_MODULE = Path(__file__).resolve().parent.parent / "net" / "vendor_key.py"
@@ -34,6 +35,9 @@ def register(subparsers: Any) -> None:
                    help="activation URL (https://, or http:// to a loopback address)")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--status", action="store_true", help="check the stored licence, offline")
+    p.add_argument("--new-installation", action="store_true",
+                   help="this data directory was copied from another machine: set its installation "
+                        "files aside and activate it as an installation of its own (a seat of its own)")
     mode.add_argument("--request", metavar="FILE", type=Path,
                       help="no internet here: write a request file to take to a connected machine")
     mode.add_argument("--response", metavar="FILE", type=Path, help="install a response file")
@@ -92,6 +96,10 @@ def run_activate(args: argparse.Namespace, vendor_public_key: bytes = VENDOR_PUB
         if not args.key:
             print("wec activate: a licence key is required", file=sys.stderr)
             return EXIT_REFUSED
+        if getattr(args, "new_installation", False):
+            aside = client.set_aside_installation(data_dir())
+            if aside is not None:
+                print(f"set the copied installation's files aside in {aside}; activating a new installation")
         if args.request:
             client.write_request(args.key, args.request)
             print(f"wrote {args.request}: take it to a connected machine and run "

@@ -21,12 +21,15 @@ import engine.api as engine
 from engine.visibility import hidden_from
 from net import vendor_key
 from net.bot import BotDriver
-from net.discovery import AsyncDiscovery, DiscoveryError, HostPortError, parse_host_port
+from net.discovery import AsyncDiscovery, DiscoveryError, HostPortError, PeerInfo, parse_host_port
 from net.errors import NetError
 from net.identity import Identity, load_or_create
 from net.licence import LicenceError, verify_peer_token, verify_token
+from net.licence_client import this_machine
 from net.match import Match
 from net.outputs import Event, Send
+from net.peer_names import listing, resolve
+from net.peers import PeerStore
 from net.session import Host, NetConfig, Outcome, play_as_guest
 from net.transport import Timeouts
 from wec_p2p.paths import data_dir
@@ -58,9 +61,19 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--auto-confirm", action="store_true", help="accept the pairing code without asking")
     p.add_argument("--new-game", action="store_true", help="abandon an unfinished game with this peer")
     p.add_argument("--timeout", type=float, default=10.0, help="seconds to find/answer the peer")
+    p.add_argument("--name-wait", type=float, default=1.5, metavar="SECONDS",
+                   help="join: after a first answer to a name not pinned here, listen this long for other "
+                        "devices answering the same name (default 1.5)")
     p.add_argument("--no-discovery", action="store_true", help="host: do not advertise over mDNS")
     p.add_argument("--show-turns", action="store_true",
                    help="print each turn's history line once both sides agree on its state hash")
+    p.add_argument("--abandon-after", type=float, default=120.0, metavar="SECONDS",
+                   help="claim the game when the other side drops out and does not come back within "
+                        "SECONDS (default 120; 0 = wait for ever)")
+    p.add_argument("--bot-max-actions", type=int, metavar="N",
+                   help="the bot stops acting after N actions but stays connected (tests, demos)")
+    p.add_argument("--bot-resign-after", type=int, metavar="N",
+                   help="the bot resigns in its first own turn after N actions (RUL-53; tests, demos)")
 
 
 def cmd_host(args: argparse.Namespace) -> int:
@@ -103,8 +116,11 @@ def _own_token(directory: Path, identity: Identity) -> bytes | None:
         raise LicenceError("not_activated", "network play needs an activated installation: run `wec activate KEY`")
     token = token_path.read_bytes()
     try:
-        verify_token(token, identity.public_bytes, vendor_public_key=vendor_key.VENDOR_PUBLIC_KEY)
+        verify_token(token, identity.public_bytes, vendor_public_key=vendor_key.VENDOR_PUBLIC_KEY,
+                     machine=this_machine(identity.public_bytes))
     except LicenceError as exc:
+        if exc.code in ("wrong_machine", "not_machine_bound"):   # the detail says what to do (issue 10 item 5)
+            raise LicenceError(exc.code, f"this installation's licence is not valid here: {exc.detail}") from None
         raise LicenceError(exc.code, f"this installation's licence is not valid: {exc.detail}; "
                            "network play needs a valid licence (`wec activate KEY`)") from None
     return token
@@ -120,11 +136,13 @@ def _config(args: argparse.Namespace) -> tuple[NetConfig, BotDriver]:
 
     cfg = NetConfig(identity=identity, data_dir=directory, engine=engine, name=args.name or f"wec-{identity.fingerprint[:6]}",
                     timeouts=Timeouts(confirm=120.0), licence_token=token, licence_check=check_peer,
-                    confirm=_auto_yes if args.auto_confirm else _ask, new_game=args.new_game)
+                    confirm=_auto_yes if args.auto_confirm else _ask, new_game=args.new_game,
+                    abandon_after=max(0.0, args.abandon_after))
     requests = [_parse_request(r) for r in args.request]
     reject = set(args.reject)
     bot = _PrintingBot(engine, seed=args.seed, colour=args.colour, gov=args.gov, requests=requests,
-                       approve=lambda changes: not (reject & set(changes)), show_turns=args.show_turns)
+                       approve=lambda changes: not (reject & set(changes)), show_turns=args.show_turns,
+                       max_actions=args.bot_max_actions, resign_after=args.bot_resign_after)
     return cfg, bot
 
 
@@ -159,25 +177,62 @@ async def _join(args: argparse.Namespace) -> Outcome:
 
 
 async def _discover(cfg: NetConfig, args: argparse.Namespace) -> tuple[str, int, str]:
+    """Find PEER by name or fingerprint prefix (issue 10 item 3: names are claims, not identities).
+
+    A name pinned here joins only that identity (another one using the name is refused with a
+    warning). A name not pinned is listened for ``--name-wait`` more seconds after the first
+    answer; several identities answering it are listed with fingerprints and the player chooses
+    (a script, with no terminal on stdin, is refused)."""
     disc = AsyncDiscovery(cfg.name, cfg.identity.fingerprint, status="joining",
                           interfaces=[args.interface] if args.interface else None)
     await disc.async_start()
-    wanted = args.peer.lower()
+    pins = PeerStore(cfg.data_dir).all()
+    warned: set[str] = set()
     try:
         loop = asyncio.get_running_loop()
         start = loop.time()
         deadline = start + args.timeout
-        while loop.time() < deadline:
-            for peer in disc.peers.values():
-                if peer.name.lower() == wanted or peer.fingerprint.lower().startswith(wanted):
-                    print(f"found {peer.name!r} ({peer.fingerprint[:16]}) at {peer.host}:{peer.port} "
-                          f"after {(loop.time() - start) * 1e3:.0f} ms of browsing", flush=True)
-                    return peer.host, peer.port, peer.fingerprint
+        first: float | None = None
+        while True:
+            now = loop.time()
+            final = now >= deadline or (first is not None and now >= first + args.name_wait)
+            found = resolve(args.peer, list(disc.peers.values()), pins, final)
+            for warning in found.warnings:
+                if warning not in warned:
+                    warned.add(warning)
+                    print(f"wec: {warning}", file=sys.stderr, flush=True)
+            if found.first_contact and first is None:
+                first = now
+            if found.peer is not None:
+                peer = found.peer
+                print(f"found {peer.name!r} ({peer.fingerprint[:16]}) at {peer.host}:{peer.port} "
+                      f"after {(loop.time() - start) * 1e3:.0f} ms of browsing", flush=True)
+                return peer.host, peer.port, peer.fingerprint
+            if found.choices and (final or not found.first_contact):
+                peer = await _choose(args.peer, found.choices)
+                return peer.host, peer.port, peer.fingerprint
+            if found.refused:
+                raise NetError(found.refused)
+            if now >= deadline:
+                break
             await asyncio.sleep(0.005)
     finally:
         await disc.async_close()
     raise ConnectionError(f"no peer named or with fingerprint {args.peer!r} answered within {args.timeout:g} s "
                           "(is `wec host` running on this network? if multicast is blocked, give host:port)")
+
+
+async def _choose(wanted: str, choices: list[PeerInfo]) -> PeerInfo:
+    """Several identities answer ``wanted``: ask which one (a script is refused)."""
+    text = f"several devices answer {wanted!r}:\n{listing(choices)}"
+    if not sys.stdin.isatty():
+        raise NetError(f"{text}\nrefused: compare the fingerprints with the other screen and join by "
+                       f"fingerprint, e.g. `wec join {choices[0].fingerprint[:16]}`")
+    print(text, flush=True)
+    answer = (await asyncio.to_thread(input, f"join which one? [1-{len(choices)}, empty = none] ")).strip()
+    if not answer.isdigit() or not 1 <= int(answer) <= len(choices):
+        raise NetError(f"no device chosen among those answering {wanted!r}; nothing joined")
+    return choices[int(answer) - 1]
 
 
 def _parse_request(text: str) -> dict[str, Any]:
@@ -203,20 +258,32 @@ async def _ask(code: str, name: str) -> bool:
 class _PrintingBot(BotDriver):
     """The bot, printing the setup, the end of the game and (``show_turns``) every agreed turn."""
 
-    def __init__(self, *args: Any, show_turns: bool = False, **kw: Any) -> None:
+    def __init__(self, *args: Any, show_turns: bool = False, resign_after: int | None = None, **kw: Any) -> None:
         super().__init__(*args, **kw)
-        self.show_turns = show_turns
+        self.show_turns, self.resign_after = show_turns, resign_after
         self.match: Match | None = None
         self._last_mover: str | None = None
         self._turn_actions: list[str] = []
+        self._stalled = False
 
     def decide(self, match: Match) -> Send | None:
         self.match = match
-        return super().decide(match)
+        play = match.play
+        if (play is not None and self.resign_after is not None and self.actions >= self.resign_after
+                and play.my_move()):
+            print(f"bot: resigning after {self.actions} actions (--bot-resign-after)", flush=True)
+            return play.resign()
+        send = super().decide(match)
+        if (send is None and play is not None and play.my_move() and self.max_actions is not None
+                and self.actions >= self.max_actions and not self._stalled):
+            self._stalled = True
+            print(f"bot: stopped acting after {self.actions} actions (--bot-max-actions)", flush=True)
+        return send
 
     def on_event(self, event: Event) -> None:
         super().on_event(event)
-        if event.kind in ("rule-answer", "colours", "governments", "game-over", "rejected", "command-refused"):
+        if event.kind in ("rule-answer", "colours", "governments", "game-over", "rejected", "command-refused",
+                          "draw-offer", "draw-declined"):
             print(f"{event.kind}: {event.data}", flush=True)
         elif event.kind == "started":
             print(f"started: game {event.data['game_id'].hex()[:16]}, colours {event.data['colours']}", flush=True)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from net.discovery import MAX_NAME_CHARS, Discovery, DiscoveryError, PeerInfo
+from net.peer_names import Marked, mark
 
 MIN_FORGET_PREFIX = 8
 FALLBACK_HINT = ("If the other laptop is on this network, multicast may be blocked (hotel or guest "
@@ -58,8 +59,10 @@ def run(args: argparse.Namespace) -> int:
     except DiscoveryError as exc:
         print(f"wec peers: {exc}", file=sys.stderr)
         return 2
-    print(json.dumps({"me": _as_dict(me), "peers": [_as_dict(p) for p in peers]}) if args.json
-          else format_listing(me, peers, args.timeout))
+    from net.peers import PeerStore
+    pinned = PeerStore(data_dir()).all()
+    print(json.dumps({"me": _as_dict(me), "peers": [_marked_dict(m) for m in mark(peers, pinned)]}) if args.json
+          else format_listing(me, peers, args.timeout, pinned))
     return 0
 
 
@@ -86,10 +89,16 @@ def forget(directory: Path, text: str) -> int:
     return 0
 
 
-def format_listing(me: PeerInfo, peers: list[PeerInfo], timeout: float) -> str:
-    """The ME / PEERS table as text."""
+def format_listing(me: PeerInfo, peers: list[PeerInfo], timeout: float, pinned: list[Any] | None = None) -> str:
+    """The ME / PEERS table as text; each peer marked pinned, duplicate name or impostor (issue 10 item 3)."""
     lines = ["ME", "  " + _row(me) if me.host else f"  {me.name}  (no usable network interface)", "PEERS"]
-    lines += ["  " + _row(p) for p in peers] or [f"  none found in {timeout:g} s. {FALLBACK_HINT}"]
+    for m in mark(peers, pinned or []):
+        lines.append("  " + _row(m.peer) + (f"  [{m.marks()}]" if m.marks() else ""))
+    if not peers:
+        lines.append(f"  none found in {timeout:g} s. {FALLBACK_HINT}")
+    dups = sorted({m.peer.name for m in mark(peers, pinned or []) if m.duplicate})
+    for name in dups:
+        lines.append(f"WARNING: several devices call themselves {name!r}: only the fingerprint tells them apart")
     return "\n".join(lines)
 
 
@@ -103,6 +112,11 @@ def _row(peer: PeerInfo) -> str:
     """One aligned line: name, version, status, address, short fingerprint."""
     return (f"{peer.name:<20} v{peer.version:<3} {peer.status:<8} {peer.host}:{peer.port:<6} "
             f"fp {peer.fingerprint[:16]}")
+
+
+def _marked_dict(m: Marked) -> dict[str, Any]:
+    """JSON-ready fields of a marked peer: ``pinned``, ``duplicate_name``, ``not_pinned_as``."""
+    return {**_as_dict(m.peer), "pinned": m.pinned, "duplicate_name": m.duplicate, "not_pinned_as": m.not_pinned_as}
 
 
 def _as_dict(peer: PeerInfo) -> dict[str, Any]:

@@ -3,6 +3,8 @@
 Settings from anchors-reliability §3.6: WAL, ``synchronous=FULL`` (an acknowledged activation
 survives power loss), a busy timeout, ``BEGIN IMMEDIATE`` around seat-check-then-insert, and
 ``UNIQUE(key_id, device_fp)`` as the last line of defence. Keys are stored as SHA-256 hashes.
+Each activation also records the machine fingerprint its token is bound to (issue 10 item 5;
+NULL for a seat taken before machine binding, which the installation's next activation binds).
 """
 from __future__ import annotations
 
@@ -76,6 +78,9 @@ class LicenceStore:
         with self._connect() as con:
             con.execute("PRAGMA journal_mode=WAL")
             con.executescript(_SCHEMA)
+            columns = [row[1] for row in con.execute("PRAGMA table_info(activations)")]
+            if "machine_fp" not in columns:   # a database from before machine binding
+                con.execute("ALTER TABLE activations ADD COLUMN machine_fp TEXT")
 
     def add_key(self, *, seats: int = 1, edition: str = "standard",
                 features: tuple[str, ...] = (NETWORK_FEATURE,), valid_days: int | None = None,
@@ -118,7 +123,7 @@ class LicenceStore:
         with self._connect() as con, self._writer:
             con.execute("BEGIN IMMEDIATE")
             try:
-                token = self._activate_locked(con, request.licence_key, device, vendor_key)
+                token = self._activate_locked(con, request.licence_key, device, request.machine, vendor_key)
                 con.execute("COMMIT")
             except BaseException:
                 con.execute("ROLLBACK")
@@ -131,7 +136,7 @@ class LicenceStore:
             yield from con.execute("SELECT k.licence_id, a.device_fp, a.token FROM activations a "
                                    "JOIN keys k ON k.id = a.key_id ORDER BY a.id").fetchall()
 
-    def _activate_locked(self, con: sqlite3.Connection, key: str, device: str,
+    def _activate_locked(self, con: sqlite3.Connection, key: str, device: str, machine: str,
                          vendor_key: Ed25519PrivateKey) -> bytes:
         """Seat check and insert, inside the caller's IMMEDIATE transaction."""
         row = con.execute("SELECT id, licence_id, seats, edition, features, valid_days, revoked_at "
@@ -141,20 +146,30 @@ class LicenceStore:
         key_id, licence_id, seats, edition, features, valid_days, revoked_at = row
         if revoked_at is not None:
             raise ActivationRefused("revoked", 403, "this licence key has been revoked")
-        again = con.execute("SELECT token FROM activations WHERE key_id = ? AND device_fp = ?",
+        again = con.execute("SELECT id, token, machine_fp FROM activations WHERE key_id = ? AND device_fp = ?",
                             (key_id, device)).fetchone()
-        if again is not None:
-            return bytes(again[0])      # re-activation: same token, no new seat
-        used = con.execute("SELECT COUNT(*) FROM activations WHERE key_id = ?", (key_id,)).fetchone()[0]
-        if used >= seats:
-            raise ActivationRefused("seat_limit", 409, f"all {seats} seat(s) of this licence key "
-                                    "are in use")
+        if again is not None and again[2] == machine:
+            return bytes(again[1])      # re-activation: same token, no new seat
+        if again is not None and again[2] is not None:
+            raise ActivationRefused("copied_installation", 409,
+                                    "this installation key is already activated on another machine: the data "
+                                    "directory was copied. Activate the copy on its own with `wec activate KEY "
+                                    "--new-installation` (it takes a seat of its own)")
+        if again is None:
+            used = con.execute("SELECT COUNT(*) FROM activations WHERE key_id = ?", (key_id,)).fetchone()[0]
+            if used >= seats:
+                raise ActivationRefused("seat_limit", 409, f"all {seats} seat(s) of this licence key "
+                                        "are in use")
         now = int(time.time())
         token = sign_token(vendor_key, licence_id=licence_id, device_fingerprint=device,
                            issued_at=now, edition=edition, features=json.loads(features),
-                           expires_at=None if valid_days is None else now + valid_days * 86400)
-        con.execute("INSERT INTO activations (key_id, device_fp, token, activated_at) "
-                    "VALUES (?, ?, ?, ?)", (key_id, device, token, now))
+                           expires_at=None if valid_days is None else now + valid_days * 86400,
+                           machine=machine)
+        if again is not None:   # a seat from before machine binding: bound now, no new seat
+            con.execute("UPDATE activations SET token = ?, machine_fp = ? WHERE id = ?", (token, machine, again[0]))
+        else:
+            con.execute("INSERT INTO activations (key_id, device_fp, token, activated_at, machine_fp) "
+                        "VALUES (?, ?, ?, ?, ?)", (key_id, device, token, now, machine))
         return token
 
     def _connect(self) -> _Connection:

@@ -1,0 +1,409 @@
+"""Endings without capture over real TLS on 127.0.0.1 (issue 10 item 1): signed resignation and
+agreed draw (RUL-53), abandonment claimed after a limit (both transcripts record it; the absent
+side sees it when it returns), the negotiated move time limit, and the loss by too many refused
+actions. Every limit is injected short through the product's configuration; nothing waits on a
+wall-clock margin: the tests wait for the outcome (events), under an overall deadline."""
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine.api as engine
+from net.bot import BotDriver
+from net.chain import ChainReader
+from net.lockstep import MAX_REFUSED_ACTIONS
+from net.match import Match
+from net.messages import Action, ActionResult, Claim, DrawAnswer, DrawOffer, Resign, Signed
+from net.outputs import Send
+from net.saves import verify_transcript
+from net.session import Host, claim_abandoned, join, play_as_guest
+from net.wal import read
+from net_evil import Evil
+from net_helpers import make_cfg, run
+
+
+def _messages(path: Path) -> list[tuple[str, Any]]:
+    """(direction, game message) of every entry of a transcript, after verifying it."""
+    header, entries, _ = read(path)
+    verify_transcript(header, entries)
+    readers = {"out": ChainReader(header.me, header.chain_id), "in": ChainReader(header.peer, header.chain_id)}
+    out = []
+    for e in entries:
+        v = readers[e.direction].check(e.signed)
+        assert v is not None
+        readers[e.direction].accept(v)
+        out.append((e.direction, v.message))
+    return out
+
+
+class Scripted(BotDriver):
+    """A bot that, after ``after`` of its own actions, does ``then`` in its own turn:
+    "resign", "offer-draw" or "stall" (stays connected, never acts again)."""
+
+    def __init__(self, *a: Any, after: int, then: str, accept_draw: bool = True, **kw: Any) -> None:
+        super().__init__(*a, **kw)
+        self.after, self.then, self.accept_draw, self.done = after, then, accept_draw, False
+
+    def decide(self, match: Match) -> Send | None:
+        play = match.play
+        if play is not None and play.draw_offer is not None and play.draw_offer[0] == "peer":
+            if not self.accept_draw:
+                return play.answer_draw(False)
+            if play.my_move() and play.turn == play.draw_offer[1] + 1:
+                return play.answer_draw(True)
+        if play is not None and self.actions >= self.after and play.my_move():
+            if self.then == "stall":
+                return None
+            if not self.done:
+                self.done = True
+                return play.resign() if self.then == "resign" else play.offer_draw()
+        return super().decide(match)
+
+
+class DrawAccepter(BotDriver):
+    """A bot that accepts a standing draw offer in its next turn (RUL-53)."""
+
+    def decide(self, match: Match) -> Send | None:
+        play = match.play
+        if (play is not None and play.draw_offer is not None and play.draw_offer[0] == "peer" and play.my_move()
+                and play.turn == play.draw_offer[1] + 1):
+            return play.answer_draw(True)
+        return super().decide(match)
+
+
+async def _pair_and_play(tmp: Path, host_bot: Any, guest_bot: Any, requests: list[dict[str, Any]] | None = None,
+                         **cfg_kw: Any) -> tuple[Any, Any, Any, Any, Host]:
+    hc, gc = make_cfg(tmp, "host", engine, **cfg_kw), make_cfg(tmp, "guest", engine, **cfg_kw)
+    host = Host(hc, host_bot, "127.0.0.1", 0)
+    port = await host.start()
+    try:
+        guest_out = await play_as_guest(gc, guest_bot, "127.0.0.1", port, attempts=3, backoff=0.05)
+        host_out = await host.wait(30)
+    finally:
+        await host.close()
+    return hc, gc, host_out, guest_out, host
+
+
+def test_signed_resignation_ends_the_game_for_both_RUL_53(tmp_path: Path) -> None:
+    """RUL-53: the guest (black) resigns during its own turn; white wins on both sides, and both
+    signed transcripts record the resignation as the guest's signed message."""
+    host_bot = BotDriver(engine, seed=1, colour="white")
+    guest_bot = Scripted(engine, seed=2, colour="black", after=3, then="resign")
+    hc, gc, host_out, guest_out, _ = run(_pair_and_play(tmp_path, host_bot, guest_bot))
+    assert (host_out.status, guest_out.status) == ("finished", "finished")
+    assert (host_out.outcome, guest_out.outcome) == ("white", "white")
+    assert host_out.state_hash == guest_out.state_hash
+    assert "black resigned (RUL-53)" in host_out.reason
+    h_msgs, g_msgs = _messages(host_out.transcript), _messages(guest_out.transcript)
+    assert [m for d, m in h_msgs if isinstance(m, Resign) and d == "in"] == \
+           [m for d, m in g_msgs if isinstance(m, Resign) and d == "out"]
+    assert len([m for _, m in g_msgs if isinstance(m, Resign)]) == 1
+    assert not list((hc.data_dir / "games").glob("active-*"))
+
+
+def test_resignation_outside_own_turn_is_refused_RUL_53(tmp_path: Path) -> None:
+    """RUL-53: resignation only during one's own turn; our side refuses to send it otherwise."""
+    host_bot = BotDriver(engine, seed=1, colour="white")
+    guest_bot = Scripted(engine, seed=2, colour="black", after=3, then="resign")
+    _, _, host_out, _, _ = run(_pair_and_play(tmp_path, host_bot, guest_bot))
+    play = host_out.match.play   # the game is over: no resignation, no draw offer, no claim
+    for command in (play.resign, play.offer_draw):
+        with pytest.raises(RuntimeError):
+            command()
+    with pytest.raises(RuntimeError, match="the game is over"):
+        play.claim("abandoned", "x")
+
+
+def test_draw_offered_in_own_turn_and_accepted_in_the_next_is_a_draw_RUL_53(tmp_path: Path) -> None:
+    """RUL-53: black offers a draw during its turn; white accepts during its next turn: draw on both."""
+    host_bot = DrawAccepter(engine, seed=1, colour="white")
+    guest_bot = Scripted(engine, seed=2, colour="black", after=2, then="offer-draw")
+    _, _, host_out, guest_out, _ = run(_pair_and_play(tmp_path, host_bot, guest_bot))
+    assert (host_out.outcome, guest_out.outcome) == ("draw", "draw")
+    assert host_out.state_hash == guest_out.state_hash
+    g_msgs = _messages(guest_out.transcript)
+    offers = [m for d, m in g_msgs if d == "out" and isinstance(m, DrawOffer)]
+    accepts = [m for d, m in g_msgs if d == "in" and isinstance(m, DrawAnswer)]
+    assert len(offers) == 1 and accepts == [DrawAnswer(offers[0].turn, True)]
+    assert "draw agreed" in guest_out.reason
+
+
+async def _quit_mid_game(tmp: Path) -> tuple[Any, ...]:
+    """The guest plays a few actions, then its connection drops and it does not come back; the
+    host claims after ``abandon_after``. Then the guest returns and learns the result."""
+    hc, gc = make_cfg(tmp, "host", engine, abandon_after=0.3), make_cfg(tmp, "guest", engine, abandon_after=0)
+    host_bot = BotDriver(engine, seed=1, colour="white")
+    guest_bot = Scripted(engine, seed=2, colour="black", after=3, then="stall")
+    host = Host(hc, host_bot, "127.0.0.1", 0)
+    port = await host.start()
+    try:
+        quitter = asyncio.ensure_future(join(gc, guest_bot, "127.0.0.1", port))
+        while not (host.active_link is not None and host_bot.kinds().count("applied") >= 3):
+            await asyncio.sleep(0.005)
+        host.active_link.writer.transport.abort()   # the losing player's link is gone...
+        assert (await quitter).status == "disconnected"   # ...and it does not try again
+        host_out = await host.wait(30)
+        claimed = _messages(host_out.transcript)   # the winner's record, before the absent side returns
+        returned = await join(gc, BotDriver(engine, seed=3, colour="black"), "127.0.0.1", port)
+    finally:
+        await host.close()
+    return hc, gc, host, host_out, claimed, returned
+
+
+def test_peer_that_quits_and_stays_away_loses_by_abandonment_and_sees_it_on_return(tmp_path: Path) -> None:
+    """Issue 10 item 1 (RUL-53 ruling on abandonment): the guest quits mid-game and does not come
+    back within the limit; the host's transcript records its signed claim and the win; when the
+    guest returns it receives the claim, records the same result, and both logs are finished."""
+    hc, gc, host, host_out, claimed, returned = run(_quit_mid_game(tmp_path))
+    assert (host_out.status, host_out.outcome) == ("finished", "white")
+    assert "black abandoned the game" in host_out.reason
+    claims = [m for d, m in claimed if isinstance(m, Claim)]
+    assert len(claims) == 1 and claims[0].kind == "abandoned"
+    assert (returned.status, returned.outcome) == ("finished", "white")
+    assert "black abandoned the game" in returned.reason
+    g_claims = [(d, m) for d, m in _messages(returned.transcript) if isinstance(m, Claim)]
+    assert g_claims == [("in", claims[0])]
+    assert not list((gc.data_dir / "games").glob("active-*"))
+    assert not list((hc.data_dir / "games").glob("active-*"))
+    finished = host.connections[-1]   # the host's log, now finished, still holds its claim
+    assert finished.status == "finished" and finished.outcome == "white"
+    assert [m for d, m in _messages(finished.transcript) if isinstance(m, Claim)] == claims
+
+
+async def _host_leaves(tmp: Path) -> tuple[Any, Any, list[tuple[str, Any]], Any]:
+    hc, gc = make_cfg(tmp, "host", engine, abandon_after=0), make_cfg(tmp, "guest", engine, abandon_after=0.3)
+    host_bot = Scripted(engine, seed=1, colour="white", after=3, then="stall")
+    guest_bot = BotDriver(engine, seed=2, colour="black")
+    host = Host(hc, host_bot, "127.0.0.1", 0)
+    port = await host.start()
+    guest = asyncio.ensure_future(play_as_guest(gc, guest_bot, "127.0.0.1", port, attempts=3, backoff=0.05))
+    while guest_bot.kinds().count("applied") < 3:
+        await asyncio.sleep(0.005)
+    await host.close()   # the host's laptop leaves: its listener and its connection are gone
+    guest_out = await guest
+    claimed = _messages(guest_out.transcript)
+    back = Host(hc, BotDriver(engine, seed=5, colour="white"), "127.0.0.1", 0)   # the host comes back later
+    port = await back.start()
+    try:
+        again = await join(gc, BotDriver(engine, seed=6, colour="black"), "127.0.0.1", port)
+        host_out = await back.wait(30)
+    finally:
+        await back.close()
+    return guest_out, claimed, again, host_out
+
+
+def test_guest_claims_when_the_host_does_not_come_back_and_the_host_sees_it_later(tmp_path: Path) -> None:
+    """Issue 10 item 1: the guest keeps trying to reconnect; after ``abandon_after`` without the
+    host it claims the game, signed, in its own transcript. When the host hosts again and the
+    guest joins, the host receives the claim and records the same result."""
+    guest_out, claimed, again, host_out = run(_host_leaves(tmp_path))
+    assert (guest_out.status, guest_out.outcome) == ("finished", "black")
+    assert "white abandoned the game" in guest_out.reason
+    assert [(d, m.kind) for d, m in claimed if isinstance(m, Claim)] == [("out", "abandoned")]
+    assert (again.status, again.outcome) == (host_out.status, host_out.outcome) == ("finished", "black")
+    assert [(d, m.kind) for d, m in _messages(host_out.transcript) if isinstance(m, Claim)] == [("in", "abandoned")]
+
+
+async def _both_claim(tmp: Path) -> tuple[Any, Any]:
+    """The link drops; both sides wait in vain (each is cut off) and both claim; then they meet."""
+    hc, gc = make_cfg(tmp, "host", engine, abandon_after=0), make_cfg(tmp, "guest", engine, abandon_after=0)
+    host_bot = Scripted(engine, seed=1, colour="white", after=3, then="stall")
+    guest_bot = Scripted(engine, seed=2, colour="black", after=3, then="stall")
+    host = Host(hc, host_bot, "127.0.0.1", 0)
+    port = await host.start()
+    try:
+        first = asyncio.ensure_future(join(gc, guest_bot, "127.0.0.1", port))
+        while not (host.active_link is not None and host_bot.kinds().count("applied") >= 3):
+            await asyncio.sleep(0.005)
+        host.active_link.writer.transport.abort()
+        await first
+        while not any(o.status == "disconnected" for o in host.connections):
+            await asyncio.sleep(0.005)
+        h_claim = claim_abandoned(hc, gc.identity.public_bytes, "test: cut off")
+        g_claim = claim_abandoned(gc, hc.identity.public_bytes, "test: cut off")
+        assert h_claim is not None and g_claim is not None
+        assert (h_claim.outcome, g_claim.outcome) == ("white", "black")
+        guest_out = await join(gc, BotDriver(engine, seed=4), "127.0.0.1", port)
+        host_out = await host.wait(30)
+    finally:
+        await host.close()
+    return host_out, guest_out
+
+
+def test_crossed_abandonment_claims_draw_the_game_on_both_sides(tmp_path: Path) -> None:
+    """docs/rulings.md (abandonment, RUL-53): two claims made while the laptops were cut off from
+    each other cancel out: when they meet again both record the same result, a draw."""
+    host_out, guest_out = run(_both_claim(tmp_path))
+    assert (host_out.status, guest_out.status) == ("finished", "finished")
+    assert (host_out.outcome, guest_out.outcome) == ("draw", "draw")
+    for out in (host_out, guest_out):
+        assert "both sides claimed" in out.reason
+        assert [(d, m.kind) for d, m in _messages(out.transcript) if isinstance(m, Claim)] in (
+            [("out", "abandoned"), ("in", "abandoned")],)
+
+
+def test_staller_loses_on_the_negotiated_move_time_limit(tmp_path: Path) -> None:
+    """Issue 10 item 1: the guest asks for a move time limit (a rule option, approved by the host);
+    then it stops acting but stays connected (pings keep the link up): the host claims on time."""
+    host_bot = BotDriver(engine, seed=1, colour="white")
+    guest_bot = Scripted(engine, seed=2, colour="black", after=2, then="stall",
+                         requests=[{"move_time_limit": 3}])
+    hc, gc, host_out, guest_out, _ = run(_pair_and_play(tmp_path, host_bot, guest_bot))
+    assert host_out.match.play.move_time_limit == guest_out.match.play.move_time_limit == 3
+    assert (host_out.status, host_out.outcome) == ("finished", "white")
+    assert (guest_out.status, guest_out.outcome) == ("finished", "white")
+    assert "black exceeded the move time limit (3 s)" in guest_out.reason
+    claims = [(d, m.kind) for d, m in _messages(guest_out.transcript) if isinstance(m, Claim)]
+    assert claims == [("in", "time")]
+
+
+def test_move_time_limit_is_off_by_default_and_checked_when_requested(tmp_path: Path) -> None:
+    """Issue 10 item 1: no clock unless agreed; a bad value is refused with the option's range,
+    and an option left at its default does not change the options hash (game ids stay stable)."""
+    from net.negotiation import Setup
+    setup = Setup(engine, bytes(32), "host")
+    assert setup.net_options() == {"move_time_limit": 0}
+    assert "move_time_limit" not in setup.options_dict()
+    for bad in (-1, 86401, "fast", True):
+        with pytest.raises(ValueError, match="move_time_limit must be an integer from 0 to 86400"):
+            setup.request({"move_time_limit": bad})
+    host_bot = BotDriver(engine, seed=1, colour="white", max_actions=2)
+    guest_bot = Scripted(engine, seed=2, colour="black", after=1, then="resign")
+    _, _, host_out, _, _ = run(_pair_and_play(tmp_path, host_bot, guest_bot))
+    assert host_out.match.play.move_time_limit == 0 and host_out.match.play.peer_clock() is None
+
+
+async def _refused_actions(tmp: Path, count: int) -> tuple[Any, list[Any]]:
+    hc = make_cfg(tmp, "host", engine)
+    host = Host(hc, BotDriver(engine, seed=1, colour="white"), "127.0.0.1", 0)
+    port = await host.start()
+    evil = Evil(tmp, hc)
+    seen: list[Any] = []
+    try:
+        await evil.connect(port, hc.timeouts)
+        await evil.hello()
+        await evil.setup_as_black()      # black moves first
+        assert evil.match.play is not None and evil.match.play.my_move()
+        for _ in range(count):
+            await evil.send(Action(0, "Zz99-Q0"), feed=False)
+        while len(seen) < count + (count > MAX_REFUSED_ACTIONS):
+            msg = await evil.link.recv()
+            assert isinstance(msg, Signed)
+            v = evil.reader.check(msg)
+            if v is None:
+                continue
+            evil.reader.accept(v)
+            if isinstance(v.message, (ActionResult, Claim)):
+                seen.append(v.message)
+        host_out = await host.wait(30) if count > MAX_REFUSED_ACTIONS else None
+    finally:
+        if evil.link is not None:
+            await evil.link.close()
+        await host.close()
+    return host_out, seen
+
+
+def test_more_than_the_refused_action_limit_in_one_turn_loses_the_game(tmp_path: Path) -> None:
+    """Issue 10 item 1: each refused action is answered with the rule; one more than
+    ``MAX_REFUSED_ACTIONS`` in one turn loses the game, with the signed refused actions and the
+    signed claim in the host's transcript as evidence."""
+    host_out, seen = run(_refused_actions(tmp_path, MAX_REFUSED_ACTIONS + 1))
+    results = [m for m in seen if isinstance(m, ActionResult)]
+    assert len(results) == MAX_REFUSED_ACTIONS + 1 and not any(r.ok for r in results)
+    assert all(r.rule == "notation" for r in results)
+    assert isinstance(seen[-1], Claim) and seen[-1].kind == "refused-actions"
+    assert (host_out.status, host_out.outcome) == ("finished", "white")
+    msgs = _messages(host_out.transcript)
+    assert len([m for d, m in msgs if d == "in" and isinstance(m, Action)]) == MAX_REFUSED_ACTIONS + 1
+    assert [m.kind for d, m in msgs if d == "out" and isinstance(m, Claim)] == ["refused-actions"]
+
+
+def test_refusals_up_to_the_limit_leave_the_game_running(tmp_path: Path) -> None:
+    """Issue 10 item 1: ``MAX_REFUSED_ACTIONS`` refusals are only answered; no claim follows."""
+    _, seen = run(_refused_actions(tmp_path, MAX_REFUSED_ACTIONS))
+    assert len(seen) == MAX_REFUSED_ACTIONS and all(isinstance(m, ActionResult) and not m.ok for m in seen)
+
+
+async def _unfounded_claim(tmp: Path) -> Any:
+    hc = make_cfg(tmp, "host", engine)
+    host = Host(hc, BotDriver(engine, seed=1, colour="white", max_actions=0), "127.0.0.1", 0)
+    port = await host.start()
+    evil = Evil(tmp, hc)
+    try:
+        await evil.connect(port, hc.timeouts)
+        await evil.hello()
+        await evil.setup_as_black()
+        await evil.send(Claim("refused-actions", 0, 0, 0, "lies"), feed=False)
+        return await host.wait(30)
+    finally:
+        if evil.link is not None:
+            await evil.link.close()
+        await host.close()
+
+
+def test_an_unfounded_refused_actions_claim_stops_the_game_instead_of_losing_it(tmp_path: Path) -> None:
+    """Issue 10 item 1: the accused checks a refused-actions claim against its own count; a claim
+    that does not hold stops the game with the reason (no loss is recorded)."""
+    out = run(_unfounded_claim(tmp_path))
+    assert out.status == "stopped"
+    assert "unfounded refused-actions claim" in out.reason and out.outcome is None
+
+
+async def _lying_peer(tmp: Path, lie: Any) -> Any:
+    """The evil guest (black, to move) sends ``lie(evil)`` as its first play message."""
+    hc = make_cfg(tmp, "host", engine)
+    host = Host(hc, BotDriver(engine, seed=1, colour="white"), "127.0.0.1", 0)
+    port = await host.start()
+    evil = Evil(tmp, hc)
+    try:
+        await evil.connect(port, hc.timeouts)
+        await evil.hello()
+        await evil.setup_as_black()
+        await evil.send(lie(evil), feed=False)
+        return await host.wait(30)
+    finally:
+        if evil.link is not None:
+            await evil.link.close()
+        await host.close()
+
+
+@pytest.mark.parametrize("lie, reason", [
+    (lambda e: Resign(1, 0), "resignation outside the sender's own turn (RUL-53)"),
+    (lambda e: Resign(0, 7), "resignation with 7 actions applied, we have 0"),
+    (lambda e: DrawAnswer(0, True), "draw answer for turn 0 without a standing offer"),
+    (lambda e: Claim("time", 0, 0, 0, "lies"), "unfounded time claim: no move time limit was agreed"),
+])
+def test_an_ending_that_breaks_the_rules_stops_the_game_with_the_reason(tmp_path: Path, lie: Any,
+                                                                         reason: str) -> None:
+    """RUL-53 / issue 10 item 1: a resignation out of turn or with a wrong action count, an answer
+    to no offer, and a time claim without an agreed limit are refused: the game stops with the
+    reason and no result is recorded."""
+    out = run(_lying_peer(tmp_path, lie))
+    assert out.status == "stopped" and out.outcome is None
+    assert reason in out.reason
+
+
+def test_a_draw_offer_lapses_at_the_end_of_the_opponents_next_turn_RUL_53(tmp_path: Path) -> None:
+    """RUL-53: "the offer stands until the end of the opponent's next turn": the host never
+    answers; when its next turn ends the offer lapses on both sides and the game goes on (the
+    guest then resigns, so that it ends)."""
+    host_bot = BotDriver(engine, seed=1, colour="white")
+
+    class OfferThenResign(Scripted):
+        def decide(self, match: Match) -> Send | None:
+            play = match.play
+            if play is not None and self.done and play.my_move() and "draw-offer-lapsed" in self.kinds():
+                return play.resign()
+            return super().decide(match)
+
+    guest_bot = OfferThenResign(engine, seed=2, colour="black", after=2, then="offer-draw")
+    _, _, host_out, guest_out, _ = run(_pair_and_play(tmp_path, host_bot, guest_bot))
+    assert (host_out.outcome, guest_out.outcome) == ("white", "white")
+    lapsed_g = [e.data for e in guest_bot.events if e.kind == "draw-offer-lapsed"]
+    lapsed_h = [e.data for e in host_bot.events if e.kind == "draw-offer-lapsed"]
+    offers = [e.data for e in host_bot.events if e.kind == "draw-offer"]
+    assert len(offers) == 1 and lapsed_g == [{"by": "us", "turn": offers[0]["turn"]}]
+    assert lapsed_h == [{"by": "peer", "turn": offers[0]["turn"]}]
