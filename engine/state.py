@@ -703,14 +703,15 @@ def _packed_turn(seg: dict[Any, Any], t: TurnState) -> bytes:
         elif tv is int:
             out.append(_PACK.pack(v))
         else:
-            e = seg.get(i)
+            e = seg.get(_TURN_KEYS[i])
             if e is None or e[0] is not v:
-                e = seg[i] = (v, _PACK.pack(_TURN_PACKERS[_TURN_FIELDS[i]](v)))
+                e = seg[_TURN_KEYS[i]] = (v, _PACK.pack(_TURN_PACKERS[_TURN_FIELDS[i]](v)))
             out.append(e[1])
     return b"".join(out)
 
 
 _TURN_GET = operator.attrgetter(*TurnState.__dataclass_fields__)
+_TURN_KEYS = tuple(("turn", name) for name in TurnState.__dataclass_fields__)
 
 
 def _packed_pieces(seg: dict[Any, Any], pieces: dict[int, Piece]) -> bytes:
@@ -725,7 +726,7 @@ def _packed_pieces(seg: dict[Any, Any], pieces: dict[int, Piece]) -> bytes:
         values = list(pieces.values())
     last = seg.get("pieces")
     if last is not None and last[0] == keys:
-        _, _, old_values, rows, blob = last
+        _, old_values, rows, blob = last
         same = list(map(operator.is_, values, old_values))
         if all(same):
             return blob
@@ -740,7 +741,7 @@ def _packed_pieces(seg: dict[Any, Any], pieces: dict[int, Piece]) -> bytes:
     else:
         rows = [_PACK.pack(_piece_row(p)) for p in values]
     blob = b"".join(rows)
-    seg["pieces"] = (keys, None, values, rows, blob)
+    seg["pieces"] = (keys, values, rows, blob)
     return blob
 
 
@@ -773,13 +774,12 @@ def serialise(state: GameState) -> bytes:
     parts.append(_K["pieces"] + _PACK.pack_array_header(len(pieces)))
     parts.append(_packed_pieces(seg, pieces))
     e = seg.get("articles")
-    if e is not None and e[0] is state.art_code and e[1] == len(state.art_code) and \
-            e[2] == state.art_ready:
-        parts.append(e[3])
+    if e is not None and e[1] == state.art_ready and e[0] == state.art_code:
+        parts.append(e[2])
     else:
         b = _K["articles"] + _PACK.pack([[a, state.art_code[a], state.art_ready.get(a, 0)]
                                           for a in sorted(state.art_code)])
-        seg["articles"] = (state.art_code, len(state.art_code), dict(state.art_ready), b)
+        seg["articles"] = (dict(state.art_code), dict(state.art_ready), b)
         parts.append(b)
     parts.append(_packed_dict(seg, "ground", state.ground, lambda: [
         [r, c, list(a)] for (r, c), a in sorted(state.ground.items()) if a]))

@@ -179,3 +179,29 @@ def test_a_long_game_holds_under_10_kb_a_turn() -> None:
         tracemalloc.stop()
     assert len(state.history) == 300
     assert used / 300 <= 10 * 1024, f"{used / 300:.0f} bytes per turn"
+
+
+def test_a_state_changed_in_place_hashes_its_new_contents() -> None:
+    """DESIGN §3: the parts the hash reuses never outlive a change. A state changed in place
+    (as the position editor and the tests do: dicts written, then ``touch()``) serialises to
+    exactly ``packb(to_dict(state))`` of its new contents, and back again."""
+    rng = random.Random(8)
+    state = api.new_game()
+    for _ in range(40):
+        state = api.apply_action(state, api.random_action(state, rng))
+    before = api.serialise(state)
+    sq, aids = next(iter(state.ground.items()))
+    changes = [
+        lambda s: s.ground.__setitem__(sq, aids[:1]),
+        lambda s: s.art_ready.__setitem__(aids[0], 99),
+        lambda s: s.art_code.__setitem__(999, "SH"),
+        lambda s: s.reveals.__setitem__(next(iter(s.pieces)), 77),
+        lambda s: s.hits.__setitem__(next(iter(s.pieces)), (("ST", 1),)),
+        lambda s: s.reinforcements.pop(next(iter(s.reinforcements))),
+        lambda s: s.locks.clear(),
+    ]
+    for change in changes:
+        change(state)
+        state.touch()
+        assert api.serialise(state) == msgpack.packb(to_dict(state), use_bin_type=True)
+    assert api.serialise(state) != before
