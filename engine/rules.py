@@ -49,9 +49,25 @@ def legal_actions(state: GameState) -> list[Action]:
         out.extend(_reinforces(state, side))
     if t.moved or not _allowed_moves(state, side):
         out.append(EndTurn())
-    out = list(dict.fromkeys(out))       # identical pieces in one cell offer one action (E-6)
+    if _identical_pieces(state):
+        out = list(dict.fromkeys(out))   # identical pieces in one cell offer one action (E-6)
     state.remember_legal(out)
     return list(out)
+
+
+def _identical_pieces(state: GameState) -> bool:
+    """Whether a cell holds two pieces that the notation cannot tell apart (kind, hand and
+    articles): only then can two actions be equal (the same Move or Fire of two such pieces,
+    a homing Fire at either of two such targets), and only then is the list deduplicated."""
+    for sids in state.cells().values():
+        if len(sids) > 1:
+            ps = [state.pieces[s] for s in sids]
+            for i, a in enumerate(ps):
+                for b in ps[i + 1:]:
+                    if a.kind == b.kind and a.hand == b.hand and \
+                            state.codes(a) == state.codes(b):
+                        return True       # (either side: two such enemies as homing targets)
+    return False
 
 
 def apply_action(state: GameState, action: Action, answerer: Answerer | None = None) -> GameState:
