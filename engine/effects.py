@@ -223,10 +223,12 @@ def _conversion_kills(state: GameState, converted: list[tuple[Piece, Piece]]) ->
 def _occupied(state: GameState, side: str, cell: tuple[int, int, str]) -> bool:
     """A piece in the cell: visible to ``side``, or hidden and reported by the answerer (HQ-8)."""
     hidden = hidden_from(state, side)
-    sids = state.at(*cell)
-    if any(s not in hidden for s in sids):
+    if any(s not in hidden for s in state.at(*cell)):
         return True
-    return bool(sids) and current_answerer().first_hidden(state, side, [cell]) is not None
+    # asked even when the state holds nothing there: a partial state (engine.partial) does not
+    # hold the pieces hidden from ``side`` at all (HQ-8: "for each projectile cell that holds
+    # no piece A can see")
+    return current_answerer().first_hidden(state, side, [cell]) is not None
 
 
 def hit_cells(state: GameState, cells: list[tuple[int, int, str]]) -> None:

@@ -122,6 +122,21 @@ def _apply(state: GameState, action: Action) -> GameState:
     return new
 
 
+def end_phase(state: GameState, answerer: Answerer | None = None) -> GameState:
+    """End Turn as ``apply_action`` makes it, less the next ply's start phase (docs/hidden.md).
+
+    :raises RuleError: the turn may not end now (as ``apply_action``).
+    """
+    with answering(answerer):
+        if state.result is not None:
+            raise GameOverError("RUL-2", f"the game is over ({state.end_reason})")
+        _check_end_turn(state)
+        new = state.clone()
+        new.actions = state.actions + (EndTurn(),)
+        end_turn(new, start_next=False)
+        return new
+
+
 def begin_turn(state: GameState) -> None:
     """Start phase of the ply in ``state.ply`` (RUL-1 phase 1); mutates ``state``."""
     side = state.side_to_move
@@ -146,8 +161,11 @@ def begin_turn(state: GameState) -> None:
     state.touch()
 
 
-def end_turn(state: GameState) -> None:
-    """End phase (RUL-1 phase 4), history line, next ply's start phase; mutates ``state``."""
+def end_turn(state: GameState, start_next: bool = True) -> None:
+    """End phase (RUL-1 phase 4), history line, next ply's start phase; mutates ``state``.
+
+    With ``start_next`` False the next ply's start phase is left to the caller: in a network
+    game the next mover runs ``begin_turn`` on its own partial state (docs/hidden.md)."""
     step_all(state)                               # RUL-15 end-phase step
     check_game_end(state)                         # RUL-2
     if state.result is not None:
@@ -169,7 +187,8 @@ def end_turn(state: GameState) -> None:
         state.touch()
         return
     state.ply += 1
-    begin_turn(state)
+    if start_next:
+        begin_turn(state)
 
 
 # -- moves -----------------------------------------------------------------------------------
@@ -536,7 +555,7 @@ def _do_reinforce(state: GameState, action: Reinforce) -> None:
     side = state.side_to_move
     state.record.reinforce = action
     state.turn = replace(state.turn, reinforced=True)
-    if current_answerer().hidden_on(state, side, [(sq[0], sq[1], GROUND)]):
+    if current_answerer().any_hidden(state, side, [(sq[0], sq[1], GROUND)]):   # HQ-13
         return                                        # RUL-47: the Reinforce fails
     _, kind, hand = state.reinforcements.pop(sq)
     p = Piece(state.next_sid, kind, side, sq[0], sq[1], GROUND, hand,

@@ -297,6 +297,11 @@ class AsyncDiscovery:
             return
         async with self._lock:
             if self._aiozc is not None and not self._closed:
+                # zeroconf re-sends a registration or update several times from a task of its own;
+                # one still running would re-send the old status after the new one (a host that
+                # starts right after the lobby opened showed as "idle", port 0): stop it first.
+                for fut in list(self._pending):
+                    fut.cancel()
                 self._track(await self._aiozc.async_update_service(self._service_info()))
         self._emit(EventKind.ME, self.me)
 

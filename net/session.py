@@ -48,7 +48,14 @@ MAX_REFUSED = 8   # refused driver commands in a row before the driver is left t
 
 class Driver(Protocol):
     """Chooses our moves. ``decide`` returns the next command's ``Send`` (built with the
-    match's commands) or None to wait; ``on_event`` hears what happened. Neither may block."""
+    match's commands) or None to wait; ``on_event`` hears what happened. Neither may block.
+
+    A driver whose commands come from elsewhere (a person, through ``net.bridge``) also has
+    ``async async_wait()``, which returns when it may have a command: the connection then asks
+    ``decide`` again without waiting for the peer's next message. The connection tells every
+    driver ``link-up`` (``resumed``, ``peer`` fingerprint, ``role``, the new ``match``, which the
+    log is about to be replayed into) once a connection's hello is done, and ``link-lost``
+    (``reason``) when a connection drops."""
 
     def decide(self, match: Match) -> Send | None: ...
 
@@ -133,6 +140,8 @@ class GameConnection:
         self._pending_entries: list[Entry] = []
         self._saving: asyncio.Future[None] | None = None
         self._fresh_wal = False   # the log was created by this connection (no game before it)
+        self._recv_task: asyncio.Task[Message] | None = None   # a read kept across driver wake-ups
+        self._timed_out = False
         self.resumed = False
 
     async def run(self) -> Outcome:
@@ -167,6 +176,10 @@ class GameConnection:
         except NetError as exc:
             return await self._end("refused", str(exc))
         finally:
+            await self._stop_recv()
+            if not self.link.closed:   # cancelled (the player quit): drop the link, the log keeps the game
+                self.link.closed = True
+                self.link.writer.transport.abort()
             if self._saving is not None:
                 try:
                     await self._saving
@@ -187,7 +200,7 @@ class GameConnection:
             if match.over:
                 break
             msg = await self._recv_or_claim()
-            if msg is None:   # the peer's move time ran out and we claimed the game
+            if msg is None:   # a driver wake-up (net.bridge), or the peer's move time ran out and we claimed
                 continue
             if not isinstance(msg, Signed):
                 raise ProtocolError(f"unexpected {msg.TAG!r} frame during the game")
@@ -198,7 +211,44 @@ class GameConnection:
             self._log(Entry("in", msg))
             self.reader.accept(verified)
             await self._handle(match.feed(False, verified.message))
+        await self._stop_recv()
         return await self._finish()
+
+    async def _recv_or_wake(self, timeout: float | None = None) -> Message | None:
+        """The peer's next message; or None as soon as the driver's ``async_wait`` returns, or
+        ``timeout`` seconds pass (then ``self._timed_out`` is True).
+
+        The read is kept (not cancelled) across wake-ups, so no frame is ever cut in half."""
+        self._timed_out = False
+        wait = getattr(self.driver, "async_wait", None)
+        if wait is None and timeout is None:
+            return await self.link.recv()
+        if self._recv_task is None:
+            self._recv_task = asyncio.ensure_future(self.link.recv())
+        woke = asyncio.ensure_future(wait()) if wait is not None else None
+        try:
+            await asyncio.wait({self._recv_task} | ({woke} if woke else set()), timeout=timeout,
+                               return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            woken = woke is not None and woke.done()
+            if woke is not None and not woke.done():
+                woke.cancel()
+        if not self._recv_task.done():
+            self._timed_out = not woken
+            return None
+        task, self._recv_task = self._recv_task, None
+        return task.result()
+
+    async def _stop_recv(self) -> None:
+        """Cancel the kept read (the connection is ending)."""
+        task, self._recv_task = self._recv_task, None
+        if task is not None and not task.done():
+            task.cancel()
+        if task is not None:
+            try:
+                await task
+            except BaseException:
+                pass
 
     # ---- hello and resume ----
 
@@ -341,6 +391,8 @@ class GameConnection:
         header = self.header
         assert header is not None  # set by _hello
         self.match = Match(self.cfg.engine, header.chain_id, self.role)
+        self.driver.on_event(Event("link-up", {"resumed": bool(self._pending_entries), "match": self.match,
+                                               "peer": fingerprint(self.peer_pub), "role": self.role}))
         self.writer = ChainWriter(self.cfg.identity, header.chain_id)
         self.reader = ChainReader(self.peer_pub, header.chain_id)
         own_reader = ChainReader(self.me, header.chain_id)
@@ -405,25 +457,17 @@ class GameConnection:
         play, header = self.match.play if self.match else None, self.header
         limit = play.peer_clock() if play is not None else None
         if play is None or limit is None or header is None:
-            return await self.link.recv()
+            return await self._recv_or_wake()
         loop = asyncio.get_running_loop()
         key = (play.index, play.turn, play.peer_actions)
         mark = self.cfg.clock_marks.get(header.chain_id)
         if mark is None or mark[0] != key:
             mark = (key, loop.time())
             self.cfg.clock_marks[header.chain_id] = mark
-        task = asyncio.ensure_future(self.link.recv())
-        try:
-            done, _ = await asyncio.wait({task}, timeout=max(0.0, mark[1] + limit - loop.time()))
-        finally:
-            if not task.done():
-                task.cancel()
-        if done:
-            return task.result()
-        try:
-            await task
-        except BaseException:
-            pass
+        msg = await self._recv_or_wake(max(0.0, mark[1] + limit - loop.time()))
+        if msg is not None or not self._timed_out:
+            return msg
+        await self._stop_recv()
         log.warning("%s: the peer did not act within the agreed %d s: claiming the game", self.link.label, limit)
         await self._issue(play.claim("time", f"no action within the agreed {limit} s"))
         return None
@@ -545,6 +589,8 @@ class GameConnection:
 
     async def _end(self, status: str, reason: str, tell: bool = True) -> Outcome:
         log.warning("%s: %s: %s", self.link.label, status, reason)
+        if status == "disconnected":
+            self.driver.on_event(Event("link-lost", {"reason": reason}))
         await self.link.close(reason if tell else None)
         return Outcome(status, reason, match=self.match)
 

@@ -1,6 +1,7 @@
 """The speed work of issue 13 item 8 changes no hash and no rule (DESIGN §3 determinism, 04/U31).
 
-Every expected value below was computed by the engine BEFORE the speed work (main at 7dfd56c),
+Every expected value below was computed by the engine WITHOUT the speed work (main at 7dfd56c;
+two digests again at main 0f4f86d, whose RUL-19 fix ends a removed piece's locks at once),
 with the loop of ``wec selfplay --seed N --turns T`` (seeded ``random_action`` until T finished
 turns or the game's end) under the options given: the number of actions played, a SHA-256 digest
 over the state hash after every action (so every intermediate state counts, not only the last)
@@ -50,7 +51,7 @@ RECORDED = [
      '2020b6c654e8457138471a4577d931a5',
      '55b28143dd9daef1d5a4eb5ed6e046b063407cdbb0c3bf92a17e1d6d42f11131'),
     ({}, 9, 160, 449,
-     '1c5be560371690c7c732c3bc17f08467',
+     '04bf2135732310674da56018c801d6d3',
      'b83f431ec6822f943ddf44fae9a9fccae277c383605e0fc4d04760ef162135d9'),
     ({}, 10, 160, 60,
      '89b70f4619ce35427624906dca0bc4dc',
@@ -80,7 +81,7 @@ RECORDED = [
      'da2d4d7455dce7374013fb81e907aaad',
      'e70f791fd1e3c2cd774df7df3f24f45f5872e0b1673853abd81fa8797bee1cfc'),
     ({'one_action_per_piece': True, 'stunned_may_act': False}, 7, 200, 349,
-     '7921b19faf6cf2301794f32b43c94c33',
+     'f2fa04fff89f39d06093a532387636ad',
      '645768b2150ede508fec25a7bf68b53645fa6a8b88c3677571443721397e117c'),
     ({'stealth_range_detection': True, 'detection_dominance': 'stealth'}, 8, 200, 429,
      'b8dd2aecfbac68461acbc729d479ba12',

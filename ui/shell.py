@@ -236,6 +236,18 @@ class Shell:
             self.editor.kill()
         self.editor = None
 
+    def _do_competitive(self) -> None:
+        """02/D24: switch competitive mode before the first move (a fresh game with the same
+        rules but that one)."""
+        s = self.session.state
+        if s.history or s.actions:
+            self.driver.say("a game becomes competitive only before its first move (04/U15, 02/D24)", error=True)
+            return
+        on = not s.options.competitive
+        self._start(api.new_game(s.options.replace(competitive=on)),
+                    "competitive game: no undo, each side's history censored (RUL-37)" if on else
+                    "non-competitive game")
+
     def _do_load(self) -> None:
         self._file_dialog("load", "Load a game", existing=True)
 

@@ -3,7 +3,8 @@
 The host listens (``--interface``, ``--port``) and advertises itself over mDNS; the guest
 finds it by name or fingerprint prefix (or takes ``host:port``), pairs on first contact
 (the short code is confirmed on both ends: y/n on stdin, or ``--auto-confirm``), then
-the two negotiate and play with ``--bot random``. Exit code 0 when the game finished,
+the two negotiate and play with ``--bot random``, or, without ``--bot``, a person plays at the
+terminal (``wec_p2p.cmd_net_tty``). Exit code 0 when the game finished,
 1 when it stopped or the connection failed, 2 for usage or licence problems: this
 installation has no valid token (checked before listening or connecting), or either side
 refused the other's licence at hello (issue 5, DESIGN §5; both sides say why).
@@ -32,6 +33,7 @@ from net.peer_names import listing, resolve
 from net.peers import PeerStore
 from net.session import Host, NetConfig, Outcome, play_as_guest
 from net.transport import Timeouts
+from wec_p2p.cmd_net_tty import play_in_terminal
 from wec_p2p.paths import data_dir
 
 
@@ -47,7 +49,7 @@ def register(subparsers: Any) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--bot", choices=["random"], help="play with a bot, without a screen")
+    p.add_argument("--bot", choices=["random"], help="play with a bot, without a screen (default: you play at this terminal)")
     p.add_argument("--seed", type=int, default=0, help="bot random seed")
     p.add_argument("--colour", choices=["white", "black"], default="white", help="colour to ask for")
     p.add_argument("--gov", help="our government type (secret until both have chosen)")
@@ -88,10 +90,9 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, coro: Any) -> int:
     logging.basicConfig(level=logging.WARNING, format="wec: %(message)s")
-    if args.bot is None:
+    if args.bot is None:   # a person at this terminal, through net.bridge
         coro.close()
-        print("wec: interactive network play needs the game window; use --bot random here", file=sys.stderr)
-        return 2
+        return play_in_terminal(args, lambda: _config(args)[0])
     try:
         outcome: Outcome = asyncio.run(coro)
     except (NetError, DiscoveryError, HostPortError, LicenceError, ConnectionError, OSError) as exc:
