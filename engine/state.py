@@ -236,6 +236,12 @@ class GameState:
             self._prev = weakref.ref(prev)
         return prev
 
+    @parent.setter
+    def parent(self, prev: "GameState | None") -> None:
+        """``None``: this state has no way back; a state: this one's previous state (held)."""
+        self._prev = prev
+        self._undo = None if prev is None else _PENDING
+
     def detached(self) -> "GameState":
         """An equal state that keeps no other state alive: only the undo record leads back
         (what a long game holds; for the benchmarks and tests of undo)."""
