@@ -299,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
         return statistics.median(xs) if xs else None
 
     names = {
-        "action": ("generated action (20 mid-game)", "chess move (kiwipete)"),
+        "action": (f"generated action ({args.positions} mid-game)", "chess move (kiwipete)"),
         "apply_undo": ("apply + undo, previous held", "chess push+pop"),
         "apply_undo_rebuilt": ("apply + undo, previous rebuilt", "chess push+pop"),
         "game": ("random game, per WEC ply (turn)", "chess random game per ply"),
