@@ -40,6 +40,9 @@ class OmniscientAnswerer:
         found = {s for (r, c, lv) in cells for s in state.at(r, c, lv) if s in hidden}
         return tuple(sorted(found))
 
+    def any_hidden(self, state: GameState, asker: str, cells: Sequence[Cell]) -> bool:
+        return bool(self.hidden_on(state, asker, cells))
+
     def lock_target(self, state: GameState, side: str, square: tuple[int, int]) -> int | None:
         cands = lock_candidates(state, side, square)
         return cands[0] if cands else None

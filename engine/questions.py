@@ -39,7 +39,12 @@ class Answerer(Protocol):
         """HQ-2: whether some route is free of the pieces hidden from ``asker`` (destination excluded)."""
 
     def hidden_on(self, state: GameState, asker: str, cells: Sequence[Cell]) -> tuple[int, ...]:
-        """HQ-3/HQ-13: the hidden enemy pieces on these cells (sids, ascending)."""
+        """HQ-1, HQ-3..HQ-8: the hidden enemy pieces on these cells (sids, ascending): taken,
+        hit or nudged by the action."""
+
+    def any_hidden(self, state: GameState, asker: str, cells: Sequence[Cell]) -> bool:
+        """HQ-12/HQ-13: whether these cells hold any enemy piece hidden from ``asker`` (a
+        landing, descent, rise or Reinforce learns only that, not which pieces)."""
 
     def lock_target(self, state: GameState, side: str, square: tuple[int, int]) -> int | None:
         """HQ-11: the hidden stealthy enemy a new lock of ``side`` held on ``square`` takes."""

@@ -105,12 +105,15 @@ def attempt_lock(state: GameState, key: tuple[str, int], holder: Piece) -> None:
 
 
 def end_locks(state: GameState) -> None:
-    """Drop locks whose target is gone or converted back, or whose source left its side (RUL-19)."""
+    """Drop locks whose target was converted, or whose source left its side (RUL-19).
+
+    A destroyed target's locks end when it is removed (``board_ops.remove_piece``); a target
+    the state does not hold is alive but hidden (a partial state, ``engine.partial``)."""
     changed = False
     for key, target in list(state.locks.items()):
         side = source_side(state, key)
         t = state.pieces.get(target)
-        if side is None or t is None or t.side == side:
+        if side is None or (t is not None and t.side == side):
             del state.locks[key]
             changed = True
     if changed:

@@ -50,6 +50,12 @@ class PartialAnswerer:
         return tuple(sorted(p.sid for p in view.own
                             if not p.exposed and (p.row, p.col, p.level) in wanted))
 
+    def any_hidden(self, state: GameState, asker: str, cells: Sequence[Cell]) -> bool:
+        """HQ-12/HQ-13: whether these cells hold a piece of mine the asker cannot see."""
+        view = self._view("any_hidden", state, enemy(asker))
+        wanted = {tuple(c) for c in cells}
+        return any(not p.exposed and (p.row, p.col, p.level) in wanted for p in view.own)
+
     # -- HQ-11 -------------------------------------------------------------------------------------
     def lock_target(self, state: GameState, side: str, square: tuple[int, int]) -> int | None:
         """HQ-11: my first stealthy piece hidden from ``side``, in RUL-19/RUL-49 order."""

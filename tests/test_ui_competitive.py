@@ -107,3 +107,25 @@ def test_last_seen_markers_stand_where_an_enemy_was_last_seen(screen: pygame.Sur
     scene = session.scene() if session.viewer == viewer else None
     if scene is not None:
         assert mark in scene.last_seen
+
+
+def test_play_change_competitive_mode_before_the_first_move(screen: pygame.Surface) -> None:
+    """02/D24: Play Change > Competitive mode switches it before the first move, not after."""
+    def menu(shell: Shell, title: str, command: str) -> None:
+        for rect in (lambda: shell.menu.title_rect(title), lambda: shell.menu.item_rect(command)):
+            pos = rect().center
+            shell.pump([pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)),
+                        pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1),
+                        pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1)], 0.05)
+            shell.pump([], 0.05)
+
+    shell = Shell(Session(api.new_game()), screen)
+    menu(shell, "Play Change", "competitive")
+    assert shell.session.state.options.competitive
+    menu(shell, "Play Change", "competitive")
+    assert not shell.session.state.options.competitive
+    moved = api.apply_action(shell.session.state, api.parse_action("MV:SHP(2,5)->(4,7)"))
+    shell = Shell(Session(moved), screen)
+    shell.command("competitive")
+    assert not shell.session.state.options.competitive
+    assert api.state_hash(shell.session.state) == api.state_hash(moved)

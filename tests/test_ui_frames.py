@@ -95,3 +95,26 @@ def test_hovering_a_crowded_square_reads_it_in_full(driver: Driver) -> None:
     assert "White Sub" in " ".join(cell_lines(view, white_sub.row, white_sub.col))
     hidden = view._replace(seen=tuple(s for s in view.seen if s.kind != "SU"))
     assert "Sub" not in " ".join(cell_lines(hidden, white_sub.row, white_sub.col))
+
+
+def test_a_homing_projectile_points_at_the_viewers_piece_it_is_locked_on() -> None:
+    """RUL-16: a homing Rocket locked on Black's King is drawn with a red line towards the King
+    in Black's view; White, whose target it is not, sees no line."""
+    from engine.position import parse_position
+    from ui import theme
+    from ui.scenes import GameScene
+    pygame.init()
+    surface = pygame.display.set_mode((LAYOUT.width, LAYOUT.height))
+    try:
+        state = parse_position("# WEC position 1\nto-move B\npiece B K e1 G\npiece W K e10 G\n"
+                               "projectile R W e5 0 0 strength=1 created=1 target=1\n")
+        reds = []
+        for viewer in ("B", "W"):
+            GameScene(api.observe(state, viewer), [], []).draw(surface)
+            pos = cell_rect(3, 5, viewer).center
+            column = [surface.get_at((pos[0] + dx, y)) for dx in (-1, 0, 1)
+                      for y in range(pos[1] - 32, pos[1] + 32)]
+            reds.append(any((c.r, c.g, c.b) == theme.PROJECTILE for c in column))
+        assert reds == [True, False]                       # e3 lies between e5 and e1
+    finally:
+        pygame.quit()

@@ -70,6 +70,14 @@ def draw_board(surface: pygame.Surface, view: PlayerView, selection: Cell | None
 
 
 _COMPOSED: dict[tuple[Any, ...], tuple[pygame.Surface, tuple[DrawnToken, ...]]] = {}
+_LAST_CONTENT: list[Any] = [None, None]
+
+
+def _content(tokens: dict[tuple[int, int, str], list[_Item]]) -> tuple[Any, ...]:
+    """The tokens in canonical order, as a hashable key (once per tokens object)."""
+    if _LAST_CONTENT[0] is not tokens:
+        _LAST_CONTENT[:] = [tokens, tuple(sorted((k, tuple(v)) for k, v in tokens.items()))]
+    return _LAST_CONTENT[1]  # type: ignore[no-any-return]
 _LAST: dict[tuple[Any, ...], tuple[dict[Cell, Any], pygame.Surface, dict[Cell, list[DrawnToken]]]] = {}
 
 
@@ -78,13 +86,12 @@ def _composed(viewer: str, lay: Layout, tokens: dict[tuple[int, int, str], list[
     """The board with its squares, reinforcement marks and every token. A frame that changes
     only a selection, a highlight or the hover box reuses it whole; after an action only the
     squares whose contents changed are drawn again (issue 12 item 7)."""
-    content = tuple(sorted((k, tuple(v)) for k, v in tokens.items()))
+    content = _content(tokens)
     key = (viewer, lay, content, marks, piece_set)
     cached = _COMPOSED.get(key)
     if cached is not None:
         return cached
-    if len(_COMPOSED) >= 16:
-        _COMPOSED.clear()
+    _COMPOSED.clear()                  # one board layer per seat, redrawn in place below
     by_cell: dict[Cell, Any] = defaultdict(list)
     for (row, col, level), items in content:
         by_cell[row, col].append((level, items))
@@ -94,8 +101,8 @@ def _composed(viewer: str, lay: Layout, tokens: dict[tuple[int, int, str], list[
         layer, drawn_at, changed = _background(viewer, lay).copy(), {}, set(by_cell)
         changed |= {(r, c) for r, c, _ in marks}
     else:
-        old_cells, old_layer, old_drawn = previous
-        layer, drawn_at = old_layer.copy(), dict(old_drawn)
+        old_cells, layer, old_drawn = previous
+        drawn_at = dict(old_drawn)
         changed = {c for c in set(old_cells) | set(by_cell) if old_cells.get(c) != by_cell.get(c)}
     local = lay._replace(board_x=0, board_y=0)
     mark_at = {(r, c): side for r, c, side in marks}
@@ -121,7 +128,19 @@ def _composed(viewer: str, lay: Layout, tokens: dict[tuple[int, int, str], list[
 _Item = tuple[str, str, str, int, tuple[object, ...]]   # (what, text, side, stun, picture key)
 
 
+_LAST_TOKENS: list[Any] = [None, None]        # (view, its tokens): frames of one view share them
+
+
 def _tokens(view: PlayerView) -> dict[tuple[int, int, str], list[_Item]]:
+    """What each strip holds (worked out once per view object)."""
+    if _LAST_TOKENS[0] is view:
+        return _LAST_TOKENS[1]  # type: ignore[no-any-return]
+    out = _tokens_of(view)
+    _LAST_TOKENS[:] = [view, out]
+    return out
+
+
+def _tokens_of(view: PlayerView) -> dict[tuple[int, int, str], list[_Item]]:
     """What each strip holds, with what its picture needs: a piece's kind, hand, carried
     articles and the turns until its next weapon is ready (RUL-6); a projectile's heading."""
     out: dict[tuple[int, int, str], list[_Item]] = defaultdict(list)

@@ -32,7 +32,7 @@ def cell_lines(view: PlayerView, row: int, col: int) -> list[str]:
         here += [_seen(s) for s in view.seen if (s.row, s.col, s.level) == (row, col, level)]
         here += [_projectile(p) for p in view.projectiles if (p.row, p.col, p.level) == (row, col, level)]
         if level == "G":
-            here += ["article " + article_name(g.code) + (f", reloading until ply {g.ready}" if g.ready else "")
+            here += [f"article {article_name(g.code)} ({g.code})" + (f", reloading until ply {g.ready}" if g.ready else "")
                      for g in view.ground if (g.row, g.col) == (row, col)]
         if here:
             lines.append(f"{name}:")
@@ -64,7 +64,7 @@ def draw_cell_zoom(surface: pygame.Surface, lines: list[str], near: pygame.Rect)
 def _own(p, ply: int) -> str:  # type: ignore[no-untyped-def]
     text = f"your {kind_name(p.kind)}{_HAND.get(p.hand, '')}"
     if p.codes:
-        text += ", carries " + ", ".join(article_name(c) for c in p.codes)
+        text += ", carries " + ", ".join(f"{article_name(c)} ({c})" for c in p.codes)
     if p.stun:
         text += f", stunned for {p.stun}"
     waits = [f"{article_name(w)} in {r - ply}" for w, r in p.ready if r > ply]
@@ -81,7 +81,7 @@ def _own(p, ply: int) -> str:  # type: ignore[no-untyped-def]
 def _seen(s) -> str:  # type: ignore[no-untyped-def]
     text = f"{_SIDE[s.side]} {kind_name(s.kind)}{_HAND.get(s.hand, '')}"
     if s.codes:
-        text += ", carries " + ", ".join(article_name(c) for c in s.codes)
+        text += ", carries " + ", ".join(f"{article_name(c)} ({c})" for c in s.codes)
     if s.stun:
         text += f", stunned for {s.stun}"
     if s.travelling:

@@ -43,7 +43,7 @@ SHORTCUTS: dict[tuple[int, bool], str] = {
     (pygame.K_n, True): "new", (pygame.K_o, True): "load", (pygame.K_s, True): "save",
     (pygame.K_q, True): "quit", (pygame.K_z, True): "undo", (pygame.K_e, True): "editor",
     (pygame.K_w, True): "wifi", (pygame.K_r, True): "continue", (pygame.K_F2, False): "options",
-    (pygame.K_F3, False): "switch_sides", (pygame.K_F5, False): "status", (pygame.K_F6, False): "words",
+    (pygame.K_F3, False): "switch_sides", (pygame.K_F4, False): "competitive", (pygame.K_F5, False): "status", (pygame.K_F6, False): "words",
     (pygame.K_F7, False): "reinforcements", (pygame.K_F8, False): "last_seen",
     (pygame.K_F9, False): "piece_set", (pygame.K_F10, False): "big_board_only",
 }
@@ -87,6 +87,8 @@ def _menus(ctx: MenuContext) -> list[tuple[str, list[MenuItem]]]:
         ]),
         ("Play Change", [
             MenuItem("Rule options…", "options", "F2", not (ctx.started or ctx.competitive), fixed),
+            MenuItem("Competitive mode on / off", "competitive", "F4", not ctx.started,     # 02/D24
+                     "a game becomes competitive only before its first move (04/U15, 02/D24)"),
             MenuItem("Switch sides", "switch_sides", "F3", ctx.vs_computer and not ctx.competitive,  # U16
                      "only against the computer, in a non-competitive game (04/U16)"),
         ]),

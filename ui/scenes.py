@@ -88,6 +88,7 @@ class GameScene:
         self.last_seen: list[LastSeen] = []    # 04/U29 markers, from the session
         self.show_last_seen = True             # View: Toggle Continue View (04/U29)
         self.changed = False                   # a quiet event (mouse motion) changed the screen
+        self.pointer = "move"                  # 04/U34: what the button does now (move / fire)
         self.drawn: list[DrawnToken] = []
 
     def starting(self) -> None:
@@ -144,6 +145,7 @@ class GameScene:
                 self.status, self.error = f"{len(chosen)} actions reach that square: choose one", False
                 return []
         group = choices.actions_from(self.actions, cell, fire)
+        self.pointer = "fire" if fire and group else "move"
         self.selection, self.group, self.pending, self.list_cursor = (cell if group else None), group, [], 0
         self.list_scroll = 0
         if not group:
@@ -231,6 +233,7 @@ class GameScene:
                                 reinforcements=self.show_reinforcements, piece_set=self.piece_set)
         if self.show_last_seen:
             self._last_seen_markers(surface)
+        self._homing_lines(surface)
         heading = "Choose one:" if self.pending else (f"Actions from {self.selection}" if self.selection else "Click a piece")
         words = (lambda a: describe(a, self.view)) if self.words else format_action
         items = [words(a) for a in self.listed()]
@@ -248,6 +251,20 @@ class GameScene:
             if len(lines) > 2 or any(line.startswith("  ") for line in lines):
                 draw_cell_zoom(surface, lines, cell_rect(*self.hover, self.view.player, self.lay))
         return self.drawn
+
+    def _homing_lines(self, surface: pygame.Surface) -> None:
+        """RUL-16: a homing projectile locked on one of the viewer's pieces points at it with a
+        dotted red line (the viewer's own target; an enemy's target is not shown)."""
+        own = {p.sid: p for p in self.view.own}
+        for pr in self.view.projectiles:
+            target = own.get(pr.target) if pr.homing and pr.target else None
+            if target is None:
+                continue
+            a = pygame.Vector2(cell_rect(pr.row, pr.col, self.view.player, self.lay).center)
+            b = pygame.Vector2(cell_rect(target.row, target.col, self.view.player, self.lay).center)
+            steps = max(1, int(a.distance_to(b) // 8))
+            for i in range(0, steps, 2):
+                pygame.draw.line(surface, theme.PROJECTILE, a.lerp(b, i / steps), a.lerp(b, min(1, (i + 1) / steps)), 2)
 
     def _last_seen_markers(self, surface: pygame.Surface) -> None:
         """04/U29: a see-through picture where each enemy piece was last seen."""

@@ -59,6 +59,7 @@ class Shell:
         self.dirty = True
         self.drew = False                  # the last frame drew something (so flip it)
         self.progress_shown: list[tuple[int, int]] = []   # what the loading bar showed (tests)
+        self._cursor = -1
 
     @property
     def session(self) -> Session:
@@ -130,7 +131,19 @@ class Shell:
         else:
             self.surface.fill((24, 26, 30))
         self.manager.draw_ui(self.surface)
+        self._pointer()
         self.dirty, self.drew = False, True
+
+    def _pointer(self) -> None:
+        """04/U34: a crosshair while a Fire is being aimed, a hand otherwise on the board."""
+        scene = self.driver.scene
+        want = pygame.SYSTEM_CURSOR_CROSSHAIR if getattr(scene, "pointer", "") == "fire" else pygame.SYSTEM_CURSOR_ARROW
+        if want != self._cursor:
+            try:
+                pygame.mouse.set_cursor(want)
+            except pygame.error:
+                pass                        # no cursors without a real display
+            self._cursor = want
 
     def _over_menu(self, e: pygame.event.Event) -> bool:
         pos = getattr(e, "pos", None)
@@ -235,6 +248,18 @@ class Shell:
         if self.editor is not None:
             self.editor.kill()
         self.editor = None
+
+    def _do_competitive(self) -> None:
+        """02/D24: switch competitive mode before the first move (a fresh game with the same
+        rules but that one)."""
+        s = self.session.state
+        if s.history or s.actions:
+            self.driver.say("a game becomes competitive only before its first move (04/U15, 02/D24)", error=True)
+            return
+        on = not s.options.competitive
+        self._start(api.new_game(s.options.replace(competitive=on)),
+                    "competitive game: no undo, each side's history censored (RUL-37)" if on else
+                    "non-competitive game")
 
     def _do_load(self) -> None:
         self._file_dialog("load", "Load a game", existing=True)

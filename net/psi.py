@@ -1,0 +1,336 @@
+"""Private set intersection over X25519 for the questions that would disclose the asker's own
+hidden pieces (issue 8 item 4; 00 HQ-1, HQ-10, HQ-11, HQ-12; docs/protocol.md "PSI").
+
+Diffie-Hellman PSI: each cell is hashed to a Curve25519 u-coordinate (``cell_u``), the asker
+blinds its cells with a secret scalar ``a``, the responder blinds its own cells with ``b`` and
+re-blinds the asker's; X25519 scalar multiplication commutes (``X25519(a, X25519(b, u)) ==
+X25519(b, X25519(a, u))``), so the asker, raising the responder's set to ``a``, can compare
+``H(c)^ab`` values without either side seeing the other's cells. Modes (``PSI_MODES``):
+
+* ``first`` (HQ-1, HQ-11, HQ-12): the asker's cells are an ordered list; it sends them one at a
+  time and, from the first hit on, sends padding values instead: it learns only the first
+  listed cell that holds a responder piece. The responder learns the padded length only.
+* ``set`` (HQ-10): all at once; the asker learns which of its cells hold responder pieces.
+* ``count`` (HQ-12 Bike rides): the responder sorts the re-blinded values; the asker learns
+  only how many of its cells hold responder pieces.
+
+Lists are padded to public sizes with values derived from a secret padding seed, sets are
+deduplicated and sorted (a sort of random-looking values is a shuffle), and every reply names
+the responder's committed root. At the audit both sides send ``PsiReveal`` (scalar and seed)
+and ``audit_exchange`` recomputes every value and the asker's claimed result.
+Pure: no I/O; the scalars and seeds are handed in (``new_secrets``).
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+import struct
+from dataclasses import dataclass
+from typing import Sequence
+
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+
+from net.errors import ProtocolError
+from net.frames import pack
+from net.hidden_messages import (MAX_PSI_X, MAX_PSI_Z, PSI_MODES, PsiQuery, PsiReply, PsiResult,
+                                 PsiReveal, PsiStep, PsiStepReply)
+
+__all__ = ["P", "Cell", "PsiError", "PsiAuditError", "PsiContext", "cell_u", "pad_u",
+           "Blinder", "new_secrets", "PsiAsker", "PsiResponder", "audit_exchange"]
+
+P = 2**255 - 19
+Cell = tuple[int, int, str]
+_U32 = struct.Struct(">I")
+#: u-coordinates of the points of small order on Curve25519 and its twist (RFC 7748 §6.1 notes;
+#: X25519 maps them to zero, which ``cryptography`` refuses)
+SMALL_ORDER = frozenset({
+    0, 1, P - 1,
+    325606250916557431795983626356110631294008115727848805560023387167927233504,
+    39382357235489614581723060781553021112529911719440698176882885853963445705823,
+})
+
+
+class PsiError(ProtocolError):
+    """A PSI message breaks the exchange: a bad point, a wrong size, step or question id."""
+
+
+class PsiAuditError(ProtocolError):
+    """The opened scalars show that a side did not follow the exchange; ``check`` names it:
+    ``asker-blinding``, ``probe``, ``responder-blinding``, ``responder-set``, ``result``."""
+
+    def __init__(self, check: str, qid: int, detail: str) -> None:
+        super().__init__(f"PSI exchange {qid} fails the audit ({check}): {detail}")
+        self.check = check
+
+
+@dataclass(frozen=True, slots=True)
+class PsiContext:
+    """One exchange: the game, the ply, the question's number in the asker's chain, the HQ
+    item and the asker's side. Cells are hashed under it, so no two exchanges' values link."""
+
+    game_id: bytes
+    ply: int
+    qid: int
+    hq: str
+    asker: str
+
+    def encode(self) -> bytes:
+        return (self.game_id + _U32.pack(self.ply) + _U32.pack(self.qid) + self.hq.encode()
+                + b"\x00" + self.asker.encode())
+
+
+def cell_u(ctx: PsiContext, cell: Cell) -> bytes:
+    """The cell as a Curve25519 u-coordinate: SHA-256 of a domain tag, the context, a counter
+    and the cell's canonical msgpack, top bit cleared, reduced mod p; try the next counter on
+    one of the small-order values (probability about 2^-253)."""
+    return _hash_u(b"wec/psi-cell/v1\x00" + ctx.encode(), pack([cell[0], cell[1], cell[2]]))
+
+
+def pad_u(ctx: PsiContext, seed: bytes, role: str, j: int) -> bytes:
+    """Padding value ``j`` of ``role`` ("asker" or "responder"): derived from the secret seed,
+    so nobody can test for it and the audit can recognise it."""
+    return _hash_u(b"wec/psi-pad/v1\x00" + ctx.encode() + role.encode() + b"\x00" + seed,
+                   _U32.pack(j))
+
+
+class Blinder:
+    """A secret X25519 scalar (clamped by X25519 itself) that blinds u-coordinates."""
+
+    def __init__(self, scalar: bytes) -> None:
+        if not (isinstance(scalar, bytes) and len(scalar) == 32):
+            raise PsiError("blinding scalar must be 32 bytes")
+        self.scalar = scalar
+        self._key = X25519PrivateKey.from_private_bytes(scalar)
+
+    def blind(self, u: bytes, what: str = "value") -> bytes:
+        """X25519(scalar, u). :raises PsiError: ``u`` is not a canonical 32-byte u-coordinate
+        or has small order (the library refuses the all-zero result)."""
+        if not (isinstance(u, bytes) and len(u) == 32):
+            raise PsiError(f"{what}: a u-coordinate must be 32 bytes")
+        if int.from_bytes(u, "little") >= P:
+            raise PsiError(f"{what}: u-coordinate not reduced mod 2^255-19")
+        try:
+            return self._key.exchange(X25519PublicKey.from_public_bytes(u))
+        except ValueError:
+            raise PsiError(f"{what}: point of small order (X25519 result is zero)") from None
+
+
+def new_secrets() -> tuple[bytes, bytes]:
+    """A fresh (scalar, padding seed) for one side of one exchange, from ``secrets``."""
+    return secrets.token_bytes(32), secrets.token_bytes(32)
+
+
+class PsiAsker:
+    """The asker's side of one exchange. ``cells`` are its cells in the order the HQ item
+    gives them (path order, RUL-49 order...), padded to ``size`` (public, fixed per item).
+    ``root`` is the asker's own committed root, ``peer_root`` the responder's last one: a reply
+    bound to any other root is refused."""
+
+    def __init__(self, ctx: PsiContext, mode: str, cells: Sequence[Cell], size: int, root: bytes,
+                 peer_root: bytes, scalar: bytes, pad_seed: bytes) -> None:
+        if mode not in PSI_MODES:
+            raise PsiError(f"unknown PSI mode {mode!r}")
+        if not 1 <= size <= MAX_PSI_X or len(cells) > size:
+            raise PsiError(f"{len(cells)} cells do not fit the padded size {size} (max {MAX_PSI_X})")
+        if mode != "first" and len(set(cells)) != len(cells):
+            raise PsiError("the asker's cells must be distinct (equal values would show)")
+        self.ctx, self.mode, self.cells, self.size, self.root = ctx, mode, tuple(cells), size, root
+        self.peer_root = peer_root
+        self.blinder, self.pad_seed = Blinder(scalar), pad_seed
+        self.zs: frozenset[bytes] = frozenset()
+        self.z_list: list[bytes] = []
+        self.i = 0
+        self.first: int | None = None       # mode first: index into cells of the first hit
+        self.matched: list[int] = []        # modes set/first: indices into cells that hit
+        self.count = 0
+        self._hit_y: list[bytes] = []
+        self.result: PsiResult | None = None
+
+    def _x(self, i: int) -> bytes:
+        real = i < len(self.cells) and (self.mode != "first" or self.first is None)
+        u = cell_u(self.ctx, self.cells[i]) if real else pad_u(self.ctx, self.pad_seed, "asker", i)
+        return self.blinder.blind(u)
+
+    def query(self) -> PsiQuery:
+        """The first message."""
+        n = 1 if self.mode == "first" else self.size
+        return PsiQuery(self.ctx.qid, self.ctx.hq, self.mode, self.size, self.root,
+                        [self._x(i) for i in range(n)])
+
+    def on_reply(self, reply: PsiReply, z_size: int) -> PsiStep | PsiResult:
+        """Take the responder's set (``z_size`` is its public padded size) and first values.
+        :raises PsiError: wrong exchange, sizes or points."""
+        n = 1 if self.mode == "first" else self.size
+        if reply.qid != self.ctx.qid or len(reply.y) != n or len(reply.z) != z_size or self.zs:
+            raise PsiError(f"psi-reply for {reply.qid}: expected {n} values and a set of {z_size}")
+        if reply.root != self.peer_root:
+            raise PsiError(f"psi-reply {reply.qid} is bound to root {reply.root.hex()[:16]}…, not the "
+                           f"responder's committed root {self.peer_root.hex()[:16]}…")
+        if len(set(reply.z)) != len(reply.z) or reply.z != sorted(reply.z):
+            raise PsiError("psi-reply: the responder's set must be distinct and sorted")
+        self.z_list = [self.blinder.blind(z, f"z[{j}]") for j, z in enumerate(reply.z)]
+        self.zs = frozenset(self.z_list)
+        for y in reply.y:
+            self._test(y)
+        return self._next()
+
+    def on_step_reply(self, r: PsiStepReply) -> PsiStep | PsiResult:
+        """Mode ``first``: take position ``i`` blinded again. :raises PsiError: out of order."""
+        if self.mode != "first" or r.qid != self.ctx.qid or r.i != self.i or self.result:
+            raise PsiError(f"psi-step-reply {r.qid}/{r.i} out of order (expected {self.ctx.qid}/{self.i})")
+        self._test(r.y)
+        return self._next()
+
+    def _test(self, y: bytes) -> None:
+        i = self.i
+        self.i += 1
+        if y not in self.zs:
+            return
+        self.count += 1
+        self._hit_y.append(y)
+        if self.mode == "count":
+            if self.count > len(self.cells):
+                raise PsiError("more matches than the asker has cells: padding matched")
+            return
+        if i >= len(self.cells) or (self.mode == "first" and self.first is not None):
+            raise PsiError(f"position {i} is padding yet matched the responder's set")
+        self.matched.append(i)
+        if self.mode == "first":
+            self.first = i
+
+    def _next(self) -> PsiStep | PsiResult:
+        if self.mode == "first" and self.i < self.size:
+            return PsiStep(self.ctx.qid, self.i, self._x(self.i))
+        hits = [] if self.mode == "count" else sorted(self.z_list.index(y) for y in self._hit_y)
+        self.result = PsiResult(self.ctx.qid, hits, self.count)
+        return self.result
+
+    def reveal(self) -> PsiReveal:
+        """The audit's opening of this side."""
+        return PsiReveal(self.ctx.qid, self.blinder.scalar, self.pad_seed)
+
+
+class PsiResponder:
+    """The responder's side: ``cells`` are the cells of its pieces the HQ item asks about
+    (hidden from the asker), taken from the committed state whose root is ``root``. ``mode``
+    and ``size`` are what the HQ item allows (docs/protocol.md leak table): a query in another
+    mode (a ``set`` where only the ``first`` cell may be learnt) or size is refused."""
+
+    def __init__(self, ctx: PsiContext, mode: str, size: int, cells: Sequence[Cell], z_size: int,
+                 root: bytes, scalar: bytes, pad_seed: bytes) -> None:
+        own = sorted(set(cells))
+        if not 1 <= z_size <= MAX_PSI_Z or len(own) > z_size:
+            raise PsiError(f"{len(own)} cells do not fit the padded set size {z_size}")
+        self.ctx, self.root, self.z_size = ctx, root, z_size
+        self.allowed = (mode, size)
+        self.blinder, self.pad_seed = Blinder(scalar), pad_seed
+        blinded = {self.blinder.blind(cell_u(ctx, c)): c for c in own}
+        for j in range(z_size - len(own)):
+            blinded[self.blinder.blind(pad_u(ctx, pad_seed, "responder", j))] = None
+        self.z = sorted(blinded)                   # sorting random-looking values shuffles
+        self.cell_of = [blinded[v] for v in self.z]
+        self.mode = ""
+        self.size = 0
+        self.i = 0
+
+    def on_query(self, q: PsiQuery) -> PsiReply:
+        """Answer the asker's first message. :raises PsiError: wrong exchange, size or point."""
+        n = 1 if q.mode == "first" else q.size
+        if q.qid != self.ctx.qid or q.hq != self.ctx.hq or len(q.x) != n or self.mode:
+            raise PsiError(f"psi-query {q.qid}/{q.hq}: expected exchange {self.ctx.qid}/{self.ctx.hq} "
+                           f"with {n} values")
+        if (q.mode, q.size) != self.allowed:
+            raise PsiError(f"psi-query {q.qid}: {q.hq} allows mode {self.allowed[0]!r} over "
+                           f"{self.allowed[1]} cells, not {q.mode!r} over {q.size}")
+        self.mode, self.size, self.i = q.mode, q.size, n
+        y = [self.blinder.blind(x, f"x[{i}]") for i, x in enumerate(q.x)]
+        if q.mode == "count":
+            y.sort()
+        return PsiReply(self.ctx.qid, self.root, list(self.z), y)
+
+    def on_step(self, s: PsiStep) -> PsiStepReply:
+        """Mode ``first``: blind position ``i``. :raises PsiError: out of order or too many."""
+        if self.mode != "first" or s.qid != self.ctx.qid or s.i != self.i or s.i >= self.size:
+            raise PsiError(f"psi-step {s.qid}/{s.i} out of order (expected {self.ctx.qid}/{self.i} "
+                           f"of {self.size})")
+        self.i += 1
+        return PsiStepReply(s.qid, s.i, self.blinder.blind(s.x, f"x[{s.i}]"))
+
+    def on_result(self, r: PsiResult) -> list[Cell]:
+        """The responder's cells the asker found (to open the pieces there).
+        :raises PsiError: the result names padding or arrives before the last step."""
+        if r.qid != self.ctx.qid or self.i != self.size:
+            raise PsiError(f"psi-result {r.qid} before the exchange is complete")
+        if self.mode == "first" and len(r.hits) > 1:
+            raise PsiError("psi-result: mode first has at most one hit")
+        out = []
+        for j in r.hits:
+            if not 0 <= j < len(self.cell_of) or self.cell_of[j] is None:
+                raise PsiError(f"psi-result: position {j} of the set is padding or outside it")
+            out.append(self.cell_of[j])
+        return out
+
+    def reveal(self) -> PsiReveal:
+        """The audit's opening of this side."""
+        return PsiReveal(self.ctx.qid, self.blinder.scalar, self.pad_seed)
+
+
+def audit_exchange(ctx: PsiContext, query: PsiQuery, reply: PsiReply, steps: Sequence[PsiStep],
+                   step_replies: Sequence[PsiStepReply], result: PsiResult,
+                   asker_cells: Sequence[Cell], asker: PsiReveal,
+                   responder_cells: Sequence[Cell], responder: PsiReveal) -> None:
+    """Recompute one exchange from its signed messages, both reveals and the true cells of
+    both sides (from the opened commitments and the omniscient replay).
+
+    :raises PsiAuditError: naming the side and value that were not what they must be.
+    """
+    a, b = Blinder(asker.scalar), Blinder(responder.scalar)
+    xs = list(query.x) + [s.x for s in steps]
+    ys = list(reply.y) + [r.y for r in step_replies]
+    if len(xs) != query.size or len(ys) != query.size:
+        raise PsiAuditError("result", ctx.qid, f"{len(xs)} values sent, {query.size} announced")
+    want_y = [b.blind(x) for x in xs]
+    if query.mode == "count":
+        want_y.sort()
+    if want_y != ys:
+        bad = next(i for i, (w, g) in enumerate(zip(want_y, ys)) if w != g)
+        raise PsiAuditError("responder-blinding", ctx.qid, f"responder value y[{bad}] is not x[{bad}]^b")
+    own = sorted(set(responder_cells))
+    want_z = [b.blind(cell_u(ctx, c)) for c in own]
+    want_z += [b.blind(pad_u(ctx, responder.pad_seed, "responder", j))
+               for j in range(len(reply.z) - len(own))]
+    if sorted(want_z) != reply.z:
+        raise PsiAuditError("responder-set", ctx.qid, "the responder's set is not its committed "
+                            f"cells {own!r} plus padding (a piece was left out or added)")
+    truth = set(responder_cells)
+    first = next((i for i, c in enumerate(asker_cells) if c in truth), None)
+    for i, x in enumerate(xs):
+        real = i < len(asker_cells) and (query.mode != "first" or first is None or i <= first)
+        u = cell_u(ctx, asker_cells[i]) if real else pad_u(ctx, asker.pad_seed, "asker", i)
+        if a.blind(u) != x:
+            check = "asker-blinding" if real or i >= len(asker_cells) else "probe"
+            raise PsiAuditError(check, ctx.qid, f"asker value {i} is not "
+                                f"{'cell ' + repr(asker_cells[i]) if real else 'padding'}"
+                                + (" (a cell tested after the first hit)" if check == "probe" else ""))
+    matched = [i for i, c in enumerate(asker_cells) if c in truth]
+    if query.mode == "first":
+        matched = matched[:1]
+    if result.count != len(matched):
+        raise PsiAuditError("result", ctx.qid, f"asker claimed {result.count} matches, "
+                            f"the true number is {len(matched)}")
+    if query.mode != "count":
+        zs = sorted(want_z)
+        want_hits = sorted(zs.index(b.blind(cell_u(ctx, asker_cells[i]))) for i in matched)
+        if list(result.hits) != want_hits:
+            raise PsiAuditError("result", ctx.qid, f"asker reported set positions {result.hits}, "
+                                f"the true ones are {want_hits}")
+
+
+def _hash_u(prefix: bytes, data: bytes) -> bytes:
+    for counter in range(256):
+        digest = bytearray(hashlib.sha256(prefix + bytes([counter]) + data).digest())
+        digest[31] &= 0x7F
+        u = int.from_bytes(digest, "little") % P
+        if u not in SMALL_ORDER:
+            return u.to_bytes(32, "little")
+    raise PsiError("no u-coordinate found (impossible with SHA-256)")  # pragma: no cover
