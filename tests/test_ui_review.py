@@ -1,0 +1,61 @@
+"""Review fixes of the window (issue 12): each test failed before its fix. Driven by real
+pygame events through ``ui.shell.Shell`` (SDL dummy driver)."""
+from __future__ import annotations
+
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+from collections.abc import Iterator
+
+import pygame
+import pytest
+
+from engine import api
+from engine.notation import parse_action
+from ui.layout import LAYOUT
+from ui.session import Session
+from ui.shell import Shell
+
+SHP_MOVE = "MV:SHP(2,5)->(4,7)"
+
+
+@pytest.fixture
+def screen() -> Iterator[pygame.Surface]:
+    pygame.init()
+    yield pygame.display.set_mode((LAYOUT.width, LAYOUT.height))
+    pygame.quit()
+
+
+def click(shell: Shell, pos: tuple[int, int], button: int = 1) -> None:
+    shell.pump([pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)),
+                pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button),
+                pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button)], 0.05)
+    shell.pump([], 0.05)
+
+
+def key(shell: Shell, k: int, ctrl: bool = False) -> None:
+    mod = pygame.KMOD_CTRL if ctrl else 0
+    shell.pump([pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=""),
+                pygame.event.Event(pygame.KEYUP, key=k, mod=mod, unicode="")], 0.05)
+    shell.pump([], 0.05)
+
+
+def test_ctrl_z_typed_in_the_file_dialog_edits_the_field_not_the_game(screen: pygame.Surface) -> None:
+    """04/U31 undo is a menu shortcut, but Ctrl+Z typed while the file name field has the
+    keyboard belongs to the field: the game keeps its Move (and no second dialog opens on
+    Ctrl+O)."""
+    session = Session(api.new_game())
+    session.apply(parse_action(SHP_MOVE))
+    shell = Shell(session, screen)
+    key(shell, pygame.K_o, ctrl=True)
+    dialog = shell.dialog
+    assert dialog is not None
+    click(shell, dialog.file_path_text_line.rect.center)          # the field takes the keyboard
+    assert dialog.file_path_text_line.is_focused
+    key(shell, pygame.K_z, ctrl=True)
+    key(shell, pygame.K_o, ctrl=True)
+    assert [str(a) for a in shell.session.state.actions] == [str(parse_action(SHP_MOVE))]
+    assert shell.dialog is dialog
