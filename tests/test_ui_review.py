@@ -59,3 +59,22 @@ def test_ctrl_z_typed_in_the_file_dialog_edits_the_field_not_the_game(screen: py
     key(shell, pygame.K_o, ctrl=True)
     assert [str(a) for a in shell.session.state.actions] == [str(parse_action(SHP_MOVE))]
     assert shell.dialog is dialog
+
+
+def test_the_editors_to_move_list_shows_the_buffers_side(screen: pygame.Surface) -> None:
+    """04/U10: the current position becomes the editor's buffer, White to move included; the
+    To move list must say so (else choosing Black there changes nothing), and it follows a
+    Standard start (Black to move, 02/§2.1) too."""
+    session = Session(api.new_game())
+    session.apply(parse_action(SHP_MOVE))
+    session.apply(parse_action("END"))
+    assert session.state.side_to_move == "W"
+    shell = Shell(session, screen)
+    key(shell, pygame.K_e, ctrl=True)
+    editor = shell.editor
+    assert editor is not None and editor.buffer.to_move == "W"
+    assert editor.menus["to_move"].selected_option[0] == "White"
+    assert editor.values()["to_move"] == "White"
+    click(shell, editor.buttons["standard"].rect.center)
+    assert editor.buffer.to_move == "B"
+    assert editor.menus["to_move"].selected_option[0] == "Black"
