@@ -78,3 +78,26 @@ def test_the_editors_to_move_list_shows_the_buffers_side(screen: pygame.Surface)
     click(shell, editor.buttons["standard"].rect.center)
     assert editor.buffer.to_move == "B"
     assert editor.menus["to_move"].selected_option[0] == "Black"
+
+
+def test_a_left_click_on_a_fire_target_selects_that_piece_instead_of_firing() -> None:
+    """04/U33: the left button selects things to Move, the right to Fire; 04/U37: a Fire's
+    target is right-clicked. After right-clicking the Tank at (1,1) (its Flamer may fire
+    towards (1,2)), a left click on the Sub at (1,2) selects the Sub's moves; it does not
+    fire the Flamer at its own Sub."""
+    from ui.layout import cell_rect
+    from ui.scenes import Apply, GameScene
+
+    state = api.new_game()
+    scene = GameScene(api.observe(state, "B"), api.legal_actions(state), [])
+
+    def press(cell: tuple[int, int], button: int) -> list[object]:
+        return list(scene.event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=cell_rect(*cell, "B").center,
+                                                   button=button)))
+
+    assert press((1, 1), 3) == [] and (1, 2) in [(a.row, a.col) for a in scene.group]
+    out = press((1, 2), 1)
+    assert not any(isinstance(o, Apply) for o in out)
+    assert scene.selection == (1, 2)
+    assert scene.group and all(type(a).__name__ != "Fire" for a in scene.group)
+    assert all((a.piece.row, a.piece.col) == (1, 2) for a in scene.group)
