@@ -8,39 +8,16 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from collections.abc import Iterator
-
 import pygame
-import pytest
 
 from engine import api
 from engine.notation import parse_action
-from ui.layout import LAYOUT
 from ui.session import Session
 from ui.shell import Shell
 
+from test_ui_shell import click, key, screen  # noqa: F401  (the shell tests' real-event helpers)
+
 SHP_MOVE = "MV:SHP(2,5)->(4,7)"
-
-
-@pytest.fixture
-def screen() -> Iterator[pygame.Surface]:
-    pygame.init()
-    yield pygame.display.set_mode((LAYOUT.width, LAYOUT.height))
-    pygame.quit()
-
-
-def click(shell: Shell, pos: tuple[int, int], button: int = 1) -> None:
-    shell.pump([pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)),
-                pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button),
-                pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button)], 0.05)
-    shell.pump([], 0.05)
-
-
-def key(shell: Shell, k: int, ctrl: bool = False) -> None:
-    mod = pygame.KMOD_CTRL if ctrl else 0
-    shell.pump([pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=""),
-                pygame.event.Event(pygame.KEYUP, key=k, mod=mod, unicode="")], 0.05)
-    shell.pump([], 0.05)
 
 
 def test_ctrl_z_typed_in_the_file_dialog_edits_the_field_not_the_game(screen: pygame.Surface) -> None:
