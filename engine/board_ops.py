@@ -3,26 +3,26 @@ the articles it loses (RUL-12), a watched piece leaving an activation square (RU
 whether a cell is enterable counting hidden pieces too (HQ-12)."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .actions import GROUND
 from .board import can_enter, to_board
 from .pieces import KINDS
 from .questions import current_answerer
-from .state import GameState, Piece
+from .state import GameState, Piece, replace
 from .visibility import hidden_from
 
 
 def remove_piece(state: GameState, victim: Piece) -> None:
     """Take a piece off the board, remembering a fallen primary piece (RUL-2) and ending the
     locks it took part in (RUL-19)."""
-    del state.pieces[victim.sid]
+    state.remove(victim.sid)
     # RUL-19: the locks it held (inherent source or held article) and the locks on it end now,
     # whatever removes it (a blocked landing or a crash too, which write no step 8 of RUL-41)
-    for key in [k for k, t in state.locks.items() if t == victim.sid or k == ("p", victim.sid)
-                or (k[0] == "a" and k[1] in victim.arts)]:
+    ended = [k for k, t in state.locks.items() if t == victim.sid or k == ("p", victim.sid)
+             or (k[0] == "a" and k[1] in victim.arts)]
+    for key in ended:
         del state.locks[key]
-    state.touch()
+    if ended:
+        state.touch()                 # who sees what may change with the locks
     if KINDS[victim.kind].role == "primary":
         state.turn = replace(state.turn, lost_primary=state.turn.lost_primary | {victim.side})
 

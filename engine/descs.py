@@ -10,14 +10,11 @@ from .state import GameState, Piece
 
 def describe(state: GameState, p: Piece) -> PieceDesc:
     """The notation description of a piece as it is now (04/H11)."""
-    if state.pieces.get(p.sid) is not p:
-        return PieceDesc(p.kind, p.level, p.row, p.col, state.codes(p), p.hand)
-    key = ("desc", p.sid)
-    desc = state._cache.get(key)
-    if desc is None:
-        desc = PieceDesc(p.kind, p.level, p.row, p.col, state.codes(p), p.hand)
-        state._cache[key] = desc
-    return desc
+    descs = state.shared("desc")              # sid -> (piece value, its description)
+    e = descs.get(p.sid)
+    if e is None or e[0] is not p:
+        e = descs[p.sid] = (p, PieceDesc(p.kind, p.level, p.row, p.col, state.codes(p), p.hand))
+    return e[1]
 
 
 def resolve(state: GameState, desc: PieceDesc, side: str | None, rule: str = "04/H11") -> Piece:

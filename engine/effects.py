@@ -10,14 +10,12 @@ here too, because an event's descents can land a piece in a projectile's cell (R
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .actions import GROUND, Result
 from .board_ops import place_articles, remove_piece, truly_enterable
 from .descs import describe
 from .pieces import KINDS, native_levels
 from .questions import Hit, current_answerer
-from .state import GameState, Piece
+from .state import GameState, Piece, replace
 from .visibility import attempt_lock, end_locks, hidden_from, lock_sources
 
 ANTI = {"FL": "AFL", "ST": "AST", "CS": "ACS", "RL": "ARL", "SL": "ASL", "TL": "ATL"}
@@ -254,17 +252,20 @@ def hit_cells(state: GameState, cells: list[tuple[int, int, str]]) -> None:
             hits.append(Hit(sid, WEAPON[kind], strength, KILL[kind], here[0].side))
     if gone:
         state.projectiles = tuple(p for p in state.projectiles if p.pid not in gone)
-        state.touch()
+        state.touch_projectiles()
     if hits and causer is not None:
         resolve_hits(state, causer, hits)
 
 
 def arrival_hits(state: GameState, sids: list[int]) -> None:
     """Pieces that just arrived in a projectile's cell are hit at once (RUL-15)."""
+    if not state.projectiles:
+        return
+    flying = {(q.row, q.col, q.level) for q in state.projectiles}
     cells = []
     for sid in sids:
         p = state.pieces.get(sid)
-        if p is not None and any((q.row, q.col, q.level) == p.cell for q in state.projectiles):
+        if p is not None and p.cell in flying:
             cells.append(p.cell)
     if cells:
         hit_cells(state, cells)

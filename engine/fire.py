@@ -5,7 +5,7 @@ RUL-50 (d), RUL-52.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from .actions import AIR, GROUND, SUB, Fire, Result
@@ -17,7 +17,7 @@ from .errors import RuleError
 from .pieces import KINDS, TRANSPORTS, WEAPONS
 from .projectiles import create
 from .questions import current_answerer
-from .state import GameState, Piece
+from .state import GameState, Piece, replace
 from .visibility import hidden_from, reveal, stealthy, submerged
 
 LAUNCHED = {"RL": "R", "SL": "S", "TL": "T"}
@@ -294,7 +294,7 @@ def _check_fire_by(state: GameState, action: Fire, p: Piece) -> FirePlan:
         why_t = _transport_ok(state, p, weapon)
         if why_t:
             raise RuleError(*why_t)
-    if action not in _aims(state, p, weapon):
+    if not state.listed(action) and action not in _aims(state, p, weapon):
         rule = "RUL-17" if plan.restricted else FIRE_RULE[weapon]
         if action.target is not None and weapon in ("SL", "TL"):
             rule = "RUL-16"          # homing: a visible enemy at its level within range (A-10)

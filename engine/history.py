@@ -227,8 +227,9 @@ def undo(state: GameState) -> GameState:
     """The state before the last action (04/U31). :raises RuleError: competitive game or start."""
     if state.options.competitive:
         raise RuleError("02/D24", "undo is locked in a competitive game")
-    if state.parent is not None:
-        return state.parent
+    parent = state.parent       # the previous state itself, or rebuilt from the undo record
+    if parent is not None:
+        return parent
     if state.ply == 1 and not state.actions and not state.history:
         raise RuleError("04/U31", "nothing to undo")
     replayed = loads(dumps(state))

@@ -103,6 +103,8 @@ class _Gen:
     def enter(self, movers: list[Piece], r: int, c: int, lv: str, capture: bool,
               leaving: frozenset[int] = frozenset()) -> bool:
         """Legally enterable as the mover sees it."""
+        if len(movers) == 1 and (r, c, lv) not in self.cells and 1 <= r <= 10 and 1 <= c <= 10:
+            return True          # a lone mover into an empty cell (what can_enter finds)
         return can_enter(self.state, movers, r, c, lv, capture=capture, leaving=leaving,
                          hidden=self.hidden)
 
@@ -268,8 +270,9 @@ class _Gen:
             if not on_board(r, c):
                 continue
             for lv in ((GROUND, AIR) if p.level == GROUND else (GROUND,)):   # 03/M1.10.2
+                # every route cell is on the board (chopper_routes): clear = not occupied
                 routes = [rt for rt in chopper_routes(p.cell, (r, c, lv))
-                          if all(self.clear(*cell) for cell in rt[:-1])]
+                          if self.occupied.isdisjoint(rt[:-1])]
                 if not routes:
                     continue                                                # 03/M1.10.3
                 for q in passengers:

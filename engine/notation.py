@@ -30,7 +30,7 @@ for these inputs that the parser tolerates and the printer never writes:
 """
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import Any, Callable, NoReturn
 
 from engine.actions import (
     AIR,
@@ -770,41 +770,60 @@ def _result(r: Result) -> str:
     _bad("result form", r.form)
 
 
-def format_turn(turn: Turn) -> str:
-    """Print one history line in the fixed part order of 04/H3, H7 (canonical, 04/H24)."""
-    parts = [_move(turn.move) if turn.move is not None else "MV:-"]
-    parts += [_transport(t) for t in turn.transports]
+#: id(part) -> (part, its printed body): see ``format_turn``'s ``memo``
+Memo = dict[int, tuple[object, str]]
+
+
+def _body(memo: Memo | None, part: Any, printer: Callable[[Any], str]) -> str:
+    """``printer(part)``, remembered in ``memo`` (parts are immutable values; the memo keeps
+    each part alive, so its id is not reused while the entry lasts)."""
+    if memo is None:
+        return printer(part)
+    e = memo.get(id(part))
+    if e is None or e[0] is not part:
+        e = memo[id(part)] = (part, printer(part))
+    return e[1]
+
+
+def format_turn(turn: Turn, memo: Memo | None = None) -> str:
+    """Print one history line in the fixed part order of 04/H3, H7 (canonical, 04/H24).
+
+    ``memo`` (optional) keeps each part's printed text, for a caller that prints many turns
+    sharing parts (the state hash prints the turn in progress after every action)."""
+    parts = [_body(memo, turn.move, _move) if turn.move is not None else "MV:-"]
+    parts += [_body(memo, t, _transport) for t in turn.transports]
     if len(turn.fires) > MAX_FIRES:
         _bad("fires (more than 2)", turn.fires)
     for n, f in enumerate(turn.fires, 1):
-        parts.append(f",FI{n}:{_shot(f)}")
+        parts.append(f",FI{n}:{_body(memo, f, _shot)}")
     if turn.pickup is not None:
-        parts.append(f",PU:{_pickup(turn.pickup)}")
+        parts.append(f",PU:{_body(memo, turn.pickup, _pickup)}")
     if turn.exchange is not None:
-        parts.append(f",EX:{_exchange(turn.exchange)}")
+        parts.append(f",EX:{_body(memo, turn.exchange, _exchange)}")
     if turn.reinforce is not None:
-        parts.append(f",RE:{_reinforce(turn.reinforce)}")
+        parts.append(f",RE:{_body(memo, turn.reinforce, _reinforce)}")
     if turn.drop is not None:
-        parts.append(f",DR:{_drop(turn.drop)}")
+        parts.append(f",DR:{_body(memo, turn.drop, _drop)}")
     if turn.results:
-        parts.append(",RS:" + ",".join([_result(r) for r in turn.results]))
+        parts.append(",RS:" + ",".join([_body(memo, r, _result) for r in turn.results]))
     return "".join(parts)
 
 
-def format_action(action: Action) -> str:
-    """Print one action as its turn part without the leading comma (``FI:``, ``END``)."""
+def format_action(action: Action, memo: Memo | None = None) -> str:
+    """Print one action as its turn part without the leading comma (``FI:``, ``END``);
+    ``memo`` as for ``format_turn``."""
     if isinstance(action, Move):
-        return _move(action)
+        return _body(memo, action, _move)
     if isinstance(action, Fire):
-        return f"FI:{_shot(action)}"
+        return f"FI:{_body(memo, action, _shot)}"
     if isinstance(action, PickUp):
-        return f"PU:{_pickup(action)}"
+        return f"PU:{_body(memo, action, _pickup)}"
     if isinstance(action, Exchange):
-        return f"EX:{_exchange(action)}"
+        return f"EX:{_body(memo, action, _exchange)}"
     if isinstance(action, Reinforce):
-        return f"RE:{_reinforce(action)}"
+        return f"RE:{_body(memo, action, _reinforce)}"
     if isinstance(action, Drop):
-        return f"DR:{_drop(action)}"
+        return f"DR:{_body(memo, action, _drop)}"
     if isinstance(action, EndTurn):
         return "END"
     _bad("action", action)

@@ -6,13 +6,11 @@ one event like any other: ``engine.effects.hit_cells`` and ``arrival_hits``.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .actions import Result
 from .board import on_board
 from .effects import arrival_hits, hit_cells  # noqa: F401  (arrival_hits: re-exported)
 from .questions import current_answerer
-from .state import GameState, Projectile
+from .state import GameState, Projectile, replace
 
 
 def _sign(x: int) -> int:
@@ -34,7 +32,7 @@ def create(state: GameState, kind: str, side: str, row: int, col: int, dr: int, 
     state.next_pid += 1
     state.projectiles = state.projectiles + (proj,)
     state.record.results.append(Result(kind, "->", row, col, dr, dc))
-    state.touch()
+    state.touch_projectiles()
     hit_cells(state, [(row, col, proj.level)])
     return proj
 
@@ -64,7 +62,7 @@ def step_all(state: GameState) -> None:
             state.record.results.append(Result(p.kind, "->", r, c, dr, dc))
             stepped.append(new)
         state.projectiles = tuple(stepped)
-        state.touch()
+        state.touch_projectiles()
         cells = [(p.row, p.col, p.level) for p in state.projectiles if p.created != state.ply]
         hit_cells(state, cells)
         if state.turn.lost_primary:

@@ -5,8 +5,6 @@ an illegal action raises ``RuleError`` naming the rule and the input state is un
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .actions import GROUND, Action, Drop, EndTurn, Exchange, Fire, Move, PickUp, PieceDesc, \
     Reinforce, Result
 from .board import capacity, coexists, distance
@@ -23,7 +21,7 @@ from .pieces import KINDS, native_levels
 from .projectiles import step_all
 from .questions import Answerer, answering, current_answerer
 from .record import TurnRecord
-from .state import GameState, Piece, enemy
+from .state import GameState, Piece, enemy, replace
 from .trips import advance_trips
 from .visibility import attempt_lock, end_locks, hidden_from, lock_sources, reveal, stealthy
 
@@ -36,6 +34,9 @@ def legal_actions(state: GameState) -> list[Action]:
     """Every legal action of the side to move, in one defined order (STYLE 'legal actions')."""
     if state.result is not None:
         return []
+    known = state.known_legal()
+    if known is not None:
+        return list(known)
     side = state.side_to_move
     t = state.turn
     out: list[Action] = []
@@ -48,7 +49,25 @@ def legal_actions(state: GameState) -> list[Action]:
         out.extend(_reinforces(state, side))
     if t.moved or not _allowed_moves(state, side):
         out.append(EndTurn())
-    return list(dict.fromkeys(out))      # identical pieces in one cell offer one action (E-6)
+    if _identical_pieces(state):
+        out = list(dict.fromkeys(out))   # identical pieces in one cell offer one action (E-6)
+    state.remember_legal(out)
+    return list(out)
+
+
+def _identical_pieces(state: GameState) -> bool:
+    """Whether a cell holds two pieces that the notation cannot tell apart (kind, hand and
+    articles): only then can two actions be equal (the same Move or Fire of two such pieces,
+    a homing Fire at either of two such targets), and only then is the list deduplicated."""
+    for sids in state.cells().values():
+        if len(sids) > 1:
+            ps = [state.pieces[s] for s in sids]
+            for i, a in enumerate(ps):
+                for b in ps[i + 1:]:
+                    if a.kind == b.kind and a.hand == b.hand and \
+                            state.codes(a) == state.codes(b):
+                        return True       # (either side: two such enemies as homing targets)
+    return False
 
 
 def apply_action(state: GameState, action: Action, answerer: Answerer | None = None) -> GameState:
@@ -56,44 +75,51 @@ def apply_action(state: GameState, action: Action, answerer: Answerer | None = N
 
     :raises RuleError: the action is illegal now (the error names the rule broken).
     """
-    with answering(answerer):
-        if state.result is not None:
-            raise GameOverError("RUL-2", f"the game is over ({state.end_reason})")
-        if isinstance(action, Move):
-            plan = _check_move(state, action)
-            new = state.clone()
-            _do_move(new, action, plan)
-        elif isinstance(action, PickUp):
-            p, aid = _check_pickup(state, action)
-            new = state.clone()
-            _do_pickup(new, action, p, aid)
-        elif isinstance(action, Drop):
-            p, aid = _check_drop(state, action)
-            new = state.clone()
-            _do_drop(new, action, p, aid)
-        elif isinstance(action, Exchange):
-            giver, receiver, a1, a2 = _check_exchange(state, action)
-            new = state.clone()
-            _do_exchange(new, action, giver, receiver, a1, a2)
-        elif isinstance(action, Reinforce):
-            _check_reinforce(state, action)
-            new = state.clone()
-            _do_reinforce(new, action)
-        elif isinstance(action, EndTurn):
-            _check_end_turn(state)
-            new = state.clone()
-            new.actions = state.actions + (action,)
-            end_turn(new)
-            return new
-        elif isinstance(action, Fire):
-            fplan = check_fire(state, action)
-            new = state.clone()
-            do_fire(new, action, fplan)
-        else:
-            raise RuleError("01/R4.8", f"not an action: {action!r}")
+    if answerer is not None:
+        with answering(answerer):
+            return _apply(state, action)
+    return _apply(state, action)
+
+
+def _apply(state: GameState, action: Action) -> GameState:
+    """``apply_action`` under the current answerer."""
+    if state.result is not None:
+        raise GameOverError("RUL-2", f"the game is over ({state.end_reason})")
+    if isinstance(action, Move):
+        plan = _check_move(state, action)
+        new = state.clone()
+        _do_move(new, action, plan)
+    elif isinstance(action, PickUp):
+        p, aid = _check_pickup(state, action)
+        new = state.clone()
+        _do_pickup(new, action, p, aid)
+    elif isinstance(action, Drop):
+        p, aid = _check_drop(state, action)
+        new = state.clone()
+        _do_drop(new, action, p, aid)
+    elif isinstance(action, Exchange):
+        giver, receiver, a1, a2 = _check_exchange(state, action)
+        new = state.clone()
+        _do_exchange(new, action, giver, receiver, a1, a2)
+    elif isinstance(action, Reinforce):
+        _check_reinforce(state, action)
+        new = state.clone()
+        _do_reinforce(new, action)
+    elif isinstance(action, EndTurn):
+        _check_end_turn(state)
+        new = state.clone()
         new.actions = state.actions + (action,)
-        check_game_end(new)
+        end_turn(new)
         return new
+    elif isinstance(action, Fire):
+        fplan = check_fire(state, action)
+        new = state.clone()
+        do_fire(new, action, fplan)
+    else:
+        raise RuleError("01/R4.8", f"not an action: {action!r}")
+    new.actions = state.actions + (action,)
+    check_game_end(new)
+    return new
 
 
 def end_phase(state: GameState, answerer: Answerer | None = None) -> GameState:
@@ -152,6 +178,7 @@ def end_turn(state: GameState, start_next: bool = True) -> None:
     for sid, until in list(state.reveals.items()):   # RUL-20 reveals expire
         if until <= state.ply:
             del state.reveals[sid]
+            state.touch()
     finish_line(state)
     state.record = TurnRecord()
     state.actions = ()
@@ -222,7 +249,27 @@ def _norm(move: Move) -> tuple[object, ...]:
             move.doze[:1])
 
 
+def _listed_move(state: GameState, action: Move) -> MovePlan | None:
+    """The plan of a Move that is the very object ``legal_actions`` listed for this state: the
+    first plan with that Move, as the search below finds it (a listing keeps the first of
+    equal actions; a listed nudge names only members its side sees, so the search would not
+    rewrite it), without comparing every plan."""
+    if not state.listed(action):
+        return None
+    e = state._cache.get("listed_moves")
+    if e is None or e[0] is not state.turn:
+        ix: dict[int, MovePlan] = {}
+        for pl in _allowed_moves(state, state.side_to_move):
+            ix.setdefault(id(pl.move), pl)
+        e = state._cache["listed_moves"] = (state.turn, ix)
+    plan = e[1].get(id(action))
+    return plan if plan is not None and plan.move is action else None
+
+
 def _check_move(state: GameState, action: Move) -> MovePlan:
+    plan = _listed_move(state, action)
+    if plan is not None:
+        return plan
     side = state.side_to_move
     if state.turn.moved:
         raise RuleError("01/R4.2", "the Move of this turn has already been made")
@@ -580,22 +627,28 @@ def _exchanges(state: GameState, side: str) -> list[Exchange]:
     mine = [state.pieces[s] for s in sorted(state.pieces)
             if state.pieces[s].side == side and _may_act(state, s)]
     out: list[Exchange] = []
+    free = {p.sid: _distinct(state, _free(p)) for p in mine}     # what each may give
+    secondary = {p.sid for p in mine if KINDS[p.kind].role == "secondary"}
     for g in mine:
         if not g.arts:
             continue
+        gives = free[g.sid]
+        gd = None
         for r in mine:
             if r.sid == g.sid:
                 continue
-            if distance(g.square, r.square) > 1 and \
-                    "secondary" not in (KINDS[g.kind].role, KINDS[r.kind].role):
-                continue
-            gd, rd = describe(state, g), describe(state, r)
-            for a1 in _distinct(state, _free(g)):
+            if max(abs(g.row - r.row), abs(g.col - r.col)) > 1 and \
+                    g.sid not in secondary and r.sid not in secondary:
+                continue                  # next to each other, or one is secondary (A-17)
+            if gd is None:
+                gd = describe(state, g)
+            rd = describe(state, r)
+            for a1 in gives:
                 code = state.art_code[a1]
                 if _swap_ok(state, g, r, a1, None):
                     out.append(Exchange(gd, code, rd))
                 if r.sid > g.sid:
-                    for a2 in _distinct(state, _free(r)):
+                    for a2 in free[r.sid]:
                         if _swap_ok(state, g, r, a1, a2):
                             out.append(Exchange(gd, code, rd, state.art_code[a2]))
     return out
@@ -641,7 +694,9 @@ def _reinforces(state: GameState, side: str) -> list[Reinforce]:
 
 def _free(p: Piece) -> tuple[int, ...]:
     """Held articles that may leave the piece: not the one in use on a trip (RUL-29)."""
-    return tuple(a for a in p.arts if p.trip is None or a != p.trip[0])
+    if p.trip is None:
+        return p.arts
+    return tuple(a for a in p.arts if a != p.trip[0])
 
 
 def _fits(state: GameState, p: Piece, arts: tuple[int, ...]) -> bool:

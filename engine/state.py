@@ -5,17 +5,45 @@ A ``GameState`` is treated as immutable by callers: ``engine.rules.apply_action`
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
-from dataclasses import dataclass, replace
+import operator
+import weakref
+from dataclasses import dataclass
 from typing import Any
 
 import msgpack
 
 from .actions import Action
+from .notation import format_action, format_turn
 from .options import Options
+from .pieces import KINDS
 from .record import TurnRecord, current_turn, record_from_turn
 
 BLACK, WHITE = "B", "W"
+
+_GETTERS: dict[type, tuple[Any, dict[str, int]]] = {}
+
+
+def replace(obj: Any, /, **changes: Any) -> Any:
+    """``dataclasses.replace`` for the engine's dataclasses, about twice as fast: the fields
+    are read by one ``attrgetter`` and the new value built positionally (the class's
+    ``__init__``, hence ``__post_init__``, still runs). :raises TypeError: an unknown field."""
+    cls = obj.__class__
+    g = _GETTERS.get(cls)
+    if g is None:
+        names = [f.name for f in dataclasses.fields(cls)]
+        if not all(f.init for f in dataclasses.fields(cls)):
+            return dataclasses.replace(obj, **changes)
+        g = _GETTERS[cls] = (operator.attrgetter(*names), {n: i for i, n in enumerate(names)})
+    getter, index = g
+    values = list(getter(obj))
+    for name, value in changes.items():
+        i = index.get(name)
+        if i is None:
+            raise TypeError(f"{cls.__name__} has no field {name!r}")
+        values[i] = value
+    return cls(*values)
 Square = tuple[int, int]
 Cell = tuple[int, int, str]
 
@@ -97,7 +125,18 @@ class Projectile:
     @property
     def level(self) -> str:
         """The projectile's level for its whole life (RUL-46 a)."""
-        return {"R": "G", "S": "A", "T": "S"}[self.kind]
+        return _PROJECTILE_LEVEL[self.kind]
+
+
+_PROJECTILE_LEVEL = {"R": "G", "S": "A", "T": "S"}
+
+
+_SEE_OR_HIDE_CODES = frozenset({"SH", "TL", "ASH"})
+_SEE_OR_HIDE_KINDS = frozenset(k for k, info in KINDS.items()
+                               if not _SEE_OR_HIDE_CODES.isdisjoint(info.inherent))
+_HIDDEN_KEYS = (("hidden", BLACK), ("hidden", WHITE))
+#: cache entries a copy starts with (they hold until a change; see ``GameState._forget``)
+_INHERITED = ("occ", "holders", *_HIDDEN_KEYS)
 
 
 class GameState:
@@ -105,8 +144,8 @@ class GameState:
 
     __slots__ = ("options", "pieces", "art_code", "art_ready", "ground", "ply", "turn",
                  "reinforcements", "next_sid", "locks", "reveals", "projectiles", "result",
-                 "end_reason", "history", "record", "actions", "start", "parent", "_cache",
-                 "hits", "next_pid", "orders")
+                 "end_reason", "history", "record", "actions", "start", "_prev", "_undo", "_cache",
+                 "_seg", "hits", "next_pid", "orders", "__weakref__")
 
     def __init__(self, options: Options) -> None:
         self.options = options
@@ -130,12 +169,20 @@ class GameState:
         self.record = TurnRecord()                    # current turn's parts
         self.actions: tuple[Action, ...] = ()         # current turn's actions, in played order
         self.start: dict[str, Any] = {}               # the starting position (for saves/replay)
-        self.parent: GameState | None = None          # previous state, for undo; not serialised
-        self._cache: dict[Any, Any] = {}
+        self._prev: Any = None                        # previous state (held, or a weak reference)
+        self._undo: Any = None                        # undo record: the way back (None: none)
+        self._cache: dict[Any, Any] = {}              # derived from this state alone
+        self._seg: dict[Any, Any] = {}                # packed parts, shared along a game
 
-    # -- copying -----------------------------------------------------------------------------
+    # -- copying and undo ---------------------------------------------------------------------
     def clone(self) -> "GameState":
-        """A copy that can be changed without touching this state; its parent is this state."""
+        """A copy that can be changed without touching this state; its parent is this state.
+
+        The copy holds this state until the copy is itself cloned: then (its changes done) it
+        keeps only an undo record, the parts that differ from this state, and a weak reference
+        to this state, which ``parent`` returns while anyone else still holds it."""
+        if self._undo is _PENDING:
+            self._seal()
         new = GameState.__new__(GameState)
         new.options = self.options
         new.pieces = dict(self.pieces)
@@ -158,9 +205,85 @@ class GameState:
         new.record = self.record.copy()
         new.actions = self.actions
         new.start = self.start
-        new.parent = self
-        new._cache = {}
+        new._prev = self
+        new._undo = _PENDING
+        c = self._cache
+        new._cache = {k: c[k] for k in _INHERITED if k in c} if c else {}
+        new._seg = self._seg
         return new
+
+    def _seal(self) -> None:
+        """Replace the hold on the previous state by an undo record (this state is done)."""
+        prev = self._prev
+        if prev._undo is _PENDING:
+            prev._seal()
+        self._undo = _delta(prev, self) + (prev._undo,)
+        self._prev = weakref.ref(prev)
+
+    @property
+    def parent(self) -> "GameState | None":
+        """The state before the last action (None at a game's start or after loading bytes):
+        the very object while it is held elsewhere, else rebuilt from the undo record."""
+        u = self._undo
+        if u is None:
+            return None
+        if u is _PENDING:
+            return self._prev
+        ref = self._prev
+        prev = ref() if ref is not None else None
+        if prev is None:
+            prev = _rebuild(self, u)
+            self._prev = weakref.ref(prev)
+        return prev
+
+    @parent.setter
+    def parent(self, prev: "GameState | None") -> None:
+        """``None``: this state has no way back; a state: this one's previous state (held)."""
+        self._prev = prev
+        self._undo = None if prev is None else _PENDING
+
+    def detached(self) -> "GameState":
+        """An equal state that keeps no other state alive: only the undo record leads back
+        (what a long game holds; for the benchmarks and tests of undo)."""
+        if self._undo is _PENDING:
+            self._seal()
+        out = _rebuild(self, (self._undo,))
+        return out
+
+    def shared(self, name: str) -> dict[Any, Any]:
+        """A cache shared by every state of this game, for values computed from immutable
+        values alone (a piece's description, packed parts): check the entry's source."""
+        d = self._seg.get(name)
+        if d is None:
+            d = self._seg[name] = {}
+        return d
+
+    def remember_legal(self, actions: list[Action]) -> None:
+        """Keep the legal actions just listed (for this turn budget, until a change)."""
+        self._cache["legal"] = [self.turn, actions, None]
+
+    def known_legal(self) -> list[Action] | None:
+        """The legal actions listed for this state and turn budget, if still known."""
+        e = self._cache.get("legal")
+        return e[1] if e is not None and e[0] is self.turn else None
+
+    def listed(self, action: Action) -> bool:
+        """Whether ``action`` is the very object a listing of this state's legal actions gave
+        (so it is legal; an equal object from elsewhere is checked the long way)."""
+        e = self._cache.get("legal")
+        if e is None or e[0] is not self.turn:
+            return False
+        ids = e[2]
+        if ids is None:
+            ids = e[2] = {id(a): a for a in e[1]}
+        return ids.get(id(action)) is action
+
+    def touch_projectiles(self) -> None:
+        """Forget what may depend on the projectiles in flight after they changed: occupancy,
+        article holders and visibility do not (they depend on pieces, locks and reveals)."""
+        c = self._cache
+        if c:
+            self._cache = {k: c[k] for k in _INHERITED if k in c}
 
     def touch(self) -> None:
         """Forget cached occupancy and visibility after a change."""
@@ -198,18 +321,73 @@ class GameState:
 
     def codes(self, piece: Piece) -> tuple[str, ...]:
         """Article tokens a piece holds, in acquisition order."""
-        return tuple(self.art_code[a] for a in piece.arts)
+        arts = piece.arts
+        return tuple(map(self.art_code.__getitem__, arts)) if arts else ()
 
     def put(self, piece: Piece) -> None:
-        """Store a changed piece."""
+        """Store a changed piece (or a new one)."""
+        old = self.pieces.get(piece.sid)
         self.pieces[piece.sid] = piece
-        self._cache.clear()
+        if self._cache:
+            self._forget(old, piece)
+
+    def remove(self, sid: int) -> None:
+        """Take a piece off the board."""
+        old = self.pieces.pop(sid)
+        if self._cache:
+            self._forget(old, None)
+
+    def _may_hide_or_see(self, p: Piece) -> bool:
+        """A piece that may count in who sees what: it may be hidden (Stealth, Sub level) or
+        detect (Torpedo Launcher, Anti-Stealth), inherently or by an article (RUL-18, RUL-19).
+        A superset is safe: it only forgets more."""
+        if p.level == "S" or p.kind in _SEE_OR_HIDE_KINDS:
+            return True
+        return bool(p.arts) and not _SEE_OR_HIDE_CODES.isdisjoint(self.codes(p))
+
+    def _forget(self, old: Piece | None, new: Piece | None) -> None:
+        """Forget what a piece change makes stale, keep the rest (issue 13 item 8): occupancy
+        is brought up to date, article holders kept while the piece holds the same articles,
+        visibility kept when neither value can hide or detect; everything else is dropped."""
+        c = self._cache
+        keep: dict[Any, Any] = {}
+        occ = c.get("occ")
+        if occ is not None:
+            was = (old.row, old.col, old.level) if old is not None else None
+            now = (new.row, new.col, new.level) if new is not None else None
+            if was != now:
+                occ = dict(occ)
+                sid = (old or new).sid     # type: ignore[union-attr]
+                if was is not None:
+                    rest = tuple(s for s in occ[was] if s != sid)
+                    if rest:
+                        occ[was] = rest
+                    else:
+                        del occ[was]
+                if now is not None:
+                    occ[now] = tuple(sorted(occ.get(now, ()) + (sid,)))
+            keep["occ"] = occ
+        holders = c.get("holders")
+        if holders is not None and (old.arts if old else ()) == (new.arts if new else ()):
+            keep["holders"] = holders
+        if not ((old is not None and self._may_hide_or_see(old))
+                or (new is not None and self._may_hide_or_see(new))):
+            for key in _HIDDEN_KEYS:
+                h = c.get(key)
+                if h is not None:
+                    keep[key] = h
+        self._cache = keep
 
     def move_piece(self, sid: int, row: int, col: int, level: str, **changes: Any) -> Piece:
         """Relocate a piece (and apply other field changes); returns the new value."""
-        if level != self.pieces[sid].level:
+        old = self.pieces[sid]
+        if level != old.level:
             self.lose_homing(sid)
-        p = replace(self.pieces[sid], row=row, col=col, level=level, **changes)
+        if not changes or changes.keys() == {"origin"}:      # the usual Move: positional
+            p = Piece(sid, old.kind, old.side, row, col, level, old.hand, old.arts, old.stun,
+                      changes.get("origin", old.origin), old.trip, old.ready)
+        else:
+            p = replace(old, row=row, col=col, level=level, **changes)
         self.put(p)
         return p
 
@@ -220,6 +398,150 @@ class GameState:
             self.projectiles = tuple(replace(p, target=0) if p.target == sid else p
                                      for p in self.projectiles)
             self._cache.clear()
+
+
+# -- undo records ------------------------------------------------------------------------------
+#
+# A state's undo record is one flat tuple: (name, old value, name, old value, ..., link), where
+# link is the previous state's own record (None at the start). Dicts keep only the changed keys
+# (flat key, old value pairs; _GONE for a key that was absent), growing tuples the old length,
+# the turn budget only its changed fields (a set that grew: the members added).
+
+_PENDING = ("pending",)          # cloned, still being changed: the previous state is held
+_GONE = object()                 # a key the previous state's dict did not have
+
+_SCALARS = ("options", "art_code", "ply", "next_sid", "projectiles", "next_pid", "result",
+            "end_reason", "start")
+_DICTS = ("art_ready", "ground", "reinforcements", "locks", "reveals", "hits")
+_GROWING = ("history", "orders", "actions")
+_TURN_FIELDS = tuple(TurnState.__dataclass_fields__)
+_RECORD_LISTS = (1, 2, 7)        # TurnRecord fields that are lists: transports, fires, results
+
+
+def _dict_delta(old: dict[Any, Any], new: dict[Any, Any]) -> tuple[Any, ...]:
+    """(key, old value, ...) for the keys whose value changed, appeared or disappeared."""
+    out: list[Any] = []
+    get = old.get
+    added = 0
+    for k, v in new.items():
+        was = get(k, _GONE)
+        if was is not v:
+            out += (k, was)
+            added += was is _GONE
+    if len(old) > len(new) - added:
+        for k, v in old.items():
+            if k not in new:
+                out += (k, v)
+    return tuple(out)
+
+
+def _turn_delta(old: TurnState, new: TurnState) -> tuple[Any, ...]:
+    """(field, old value, ...) of the turn budget; a set that only grew gives the members
+    added, under the field's index instead of its name."""
+    out: list[Any] = []
+    for i, name in enumerate(_TURN_FIELDS):
+        was, now = getattr(old, name), getattr(new, name)
+        if was is not now and was != now:
+            if type(was) is frozenset and was < now:
+                out += (i, tuple(now - was))
+            else:
+                out += (name, was)
+    return tuple(out)
+
+
+def _delta(old: GameState, new: GameState) -> tuple[Any, ...]:
+    """What ``old`` has that ``new`` does not (the undo record without its link)."""
+    out: list[Any] = []
+    for name in _SCALARS:
+        was = getattr(old, name)
+        if getattr(new, name) is not was:
+            out += (name, was)
+    if old.turn is not new.turn:
+        out += ("turn", _turn_delta(old.turn, new.turn))
+    if old.pieces != new.pieces:
+        out += ("pieces", _dict_delta(old.pieces, new.pieces))
+    for name in _DICTS:
+        was = getattr(old, name)
+        if was != getattr(new, name):
+            out += (name, _dict_delta(was, getattr(new, name)))
+    for name in _GROWING:
+        was, now = getattr(old, name), getattr(new, name)
+        if was is not now:
+            n = len(was)
+            # a line or an action appended: the old value is a prefix of the new one
+            out += (name, n if n <= len(now) and now[:n] == was else was)
+    r, q = old.record, new.record
+    if r != q:
+        rec: list[Any] = [r.move, r.transports, r.fires, r.pickup, r.exchange, r.reinforce,
+                          r.drop, r.results]
+        now_lists = (None, q.transports, q.fires, None, None, None, None, q.results)
+        for i in _RECORD_LISTS:
+            was, now = rec[i], now_lists[i]
+            n = len(was)
+            rec[i] = n if n <= len(now) and now[:n] == was else tuple(was)
+        out += ("record", tuple(rec))
+    return tuple(out)
+
+
+def _rebuild(state: GameState, record: tuple[Any, ...]) -> GameState:
+    """The state the undo record ``record`` (flat pairs, then the link) leads back to."""
+    prev = GameState.__new__(GameState)
+    prev.options = state.options
+    prev.pieces = dict(state.pieces)
+    prev.art_code = state.art_code
+    prev.art_ready = dict(state.art_ready)
+    prev.ground = dict(state.ground)
+    prev.ply = state.ply
+    prev.turn = state.turn
+    prev.reinforcements = dict(state.reinforcements)
+    prev.next_sid = state.next_sid
+    prev.locks = dict(state.locks)
+    prev.reveals = dict(state.reveals)
+    prev.projectiles = state.projectiles
+    prev.next_pid = state.next_pid
+    prev.hits = dict(state.hits)
+    prev.result = state.result
+    prev.end_reason = state.end_reason
+    prev.history = state.history
+    prev.orders = state.orders
+    prev.record = state.record.copy()
+    prev.actions = state.actions
+    prev.start = state.start
+    prev._prev = None
+    prev._undo = record[-1]
+    prev._cache = {}
+    prev._seg = state._seg
+    for i in range(0, len(record) - 1, 2):
+        name, was = record[i], record[i + 1]
+        if name == "pieces" or name in _DICTS:
+            d = getattr(prev, name)
+            for j in range(0, len(was), 2):
+                k, v = was[j], was[j + 1]
+                if v is _GONE:
+                    del d[k]
+                else:
+                    d[k] = v
+        elif name == "turn":
+            t = state.turn
+            changes = {}
+            for j in range(0, len(was), 2):
+                f, v = was[j], was[j + 1]
+                if type(f) is int:
+                    f = _TURN_FIELDS[f]
+                    v = getattr(t, f).difference(v)
+                changes[f] = v
+            prev.turn = replace(t, **changes)
+        elif name in _GROWING:
+            setattr(prev, name, getattr(state, name)[:was] if type(was) is int else was)
+        elif name == "record":
+            q = state.record
+            now_lists = (None, q.transports, q.fires, None, None, None, None, q.results)
+            rec = [now_lists[i][:v] if i in _RECORD_LISTS and type(v) is int else
+                   (list(v) if i in _RECORD_LISTS else v) for i, v in enumerate(was)]
+            prev.record = TurnRecord(*rec)
+        else:
+            setattr(prev, name, was)
+    return prev
 
 
 # -- canonical serialisation and hash ----------------------------------------------------------
@@ -240,10 +562,23 @@ def _trip(raw: Any) -> tuple[Any, ...] | None:
     return (aid, level, ply, order, tuple(tuple(sq) for sq in path))
 
 
+_TURN_PACKERS: dict[str, Any] = {
+    "fired": lambda v: sorted(map(list, v)), "acted": sorted, "transported": sorted,
+    "watch": lambda v: [[list(sq), sorted(s)] for sq, s in v],
+    "vacated": lambda v: sorted(map(list, v)), "obliged": sorted, "lost_primary": sorted,
+    "stunned": sorted}
+_TURN_HEAD = msgpack.Packer().pack_array_header(15)
+
+
+def _turn_row(t: TurnState) -> list[Any]:
+    return [t.moved, t.mover, t.fires, sorted(map(list, t.fired)), t.picked, t.dropped,
+            t.exchanged, t.reinforced, sorted(t.acted), sorted(t.transported),
+            [[list(sq), sorted(s)] for sq, s in t.watch], sorted(map(list, t.vacated)),
+            sorted(t.obliged), sorted(t.lost_primary), sorted(t.stunned)]
+
+
 def to_dict(state: GameState) -> dict[str, Any]:
     """Canonical, msgpack-safe form of everything that identifies the state (STYLE state_key)."""
-    from .notation import format_action, format_turn  # late import: notation has no deps on us
-
     t = state.turn
     return {
         "v": 1,
@@ -262,10 +597,7 @@ def to_dict(state: GameState) -> dict[str, Any]:
         "hits": sorted([sid, [list(h) for h in hs]] for sid, hs in state.hits.items()),
         "result": state.result,
         "end_reason": state.end_reason,
-        "turn": [t.moved, t.mover, t.fires, sorted(map(list, t.fired)), t.picked, t.dropped,
-                 t.exchanged, t.reinforced, sorted(t.acted), sorted(t.transported),
-                 [[list(sq), sorted(s)] for sq, s in t.watch], sorted(map(list, t.vacated)),
-                 sorted(t.obliged), sorted(t.lost_primary), sorted(t.stunned)],
+        "turn": _turn_row(t),
         "history": list(state.history),
         "orders": list(state.orders),
         "record": format_turn(current_turn(state)),
@@ -320,12 +652,178 @@ def from_dict(data: dict[str, Any]) -> GameState:
     return state
 
 
+_PACK = msgpack.Packer(use_bin_type=True)
+_KEYS = ("v", "options", "ply", "pieces", "articles", "ground", "reinforcements", "next_sid",
+         "locks", "reveals", "projectiles", "next_pid", "hits", "result", "end_reason", "turn",
+         "history", "orders", "record", "actions", "start")
+_K = {k: msgpack.packb(k, use_bin_type=True) for k in _KEYS}
+_HEAD = _PACK.pack_map_header(len(_KEYS)) + _K["v"] + _PACK.pack(1)
+_FMT_LIMIT = 4096                 # formatted parts kept per game (the memo is then restarted)
+
+
+def _same(seg: dict[Any, Any], key: str, value: Any) -> bytes | None:
+    """The packed bytes cached for ``key`` if they were packed from a value equal to ``value``."""
+    e = seg.get(key)
+    if e is not None and (e[0] is value or e[0] == value):
+        return e[1]
+    return None
+
+
+def _packed_dict(seg: dict[Any, Any], key: str, value: dict[Any, Any],
+                 make: Any) -> bytes:
+    """``key: make()`` packed, reused while the dict keeps equal contents (a copy is kept:
+    the dict itself may be changed later)."""
+    b = _same(seg, key, value)
+    if b is None:
+        b = _K[key] + _PACK.pack(make())
+        seg[key] = (dict(value), b)
+    return b
+
+
+def _packed_growing(seg: dict[Any, Any], key: str, value: tuple[str, ...],
+                    parts: list[bytes]) -> None:
+    """Append ``key: list(value)`` packed, for a tuple of strings that only grows (history,
+    orders): the packed items of the part already seen are kept."""
+    e = seg.get(key)
+    if e is not None and e[0] is not value:
+        old = e[0]
+        n = len(old)
+        if n <= len(value) and value[:n] == old:
+            e = seg[key] = (value, e[1] + b"".join([_PACK.pack(x) for x in value[n:]]))
+        else:
+            e = None
+    if e is None:
+        e = seg[key] = (value, b"".join([_PACK.pack(x) for x in value]))
+    parts.append(_K[key] + _PACK.pack_array_header(len(value)))
+    parts.append(e[1])
+
+
+def _packed_turn(seg: dict[Any, Any], t: TurnState) -> bytes:
+    """``turn: _turn_row(t)`` packed from its fields, each kept while the field's value is the
+    same object (a new turn budget shares every field it did not change)."""
+    out = [_K["turn"], _TURN_HEAD]
+    for i, v in enumerate(_TURN_GET(t)):
+        tv = type(v)
+        if tv is bool:
+            out.append(b"\xc3" if v else b"\xc2")
+        elif tv is int:
+            out.append(_PACK.pack(v))
+        else:
+            e = seg.get(_TURN_KEYS[i])
+            if e is None or e[0] is not v:
+                e = seg[_TURN_KEYS[i]] = (v, _PACK.pack(_TURN_PACKERS[_TURN_FIELDS[i]](v)))
+            out.append(e[1])
+    return b"".join(out)
+
+
+_TURN_GET = operator.attrgetter(*TurnState.__dataclass_fields__)
+_TURN_KEYS = tuple(("turn", name) for name in TurnState.__dataclass_fields__)
+
+
+def _packed_pieces(seg: dict[Any, Any], pieces: dict[int, Piece]) -> bytes:
+    """The packed rows of the pieces by serial. The last result is kept with the piece values
+    it was packed from: a state one action on changes one or two of them, so only their rows
+    are packed again (each row is a pure function of a frozen ``Piece``)."""
+    keys = list(pieces)
+    if keys != sorted(keys):
+        keys.sort()
+        values = [pieces[k] for k in keys]
+    else:
+        values = list(pieces.values())
+    last = seg.get("pieces")
+    if last is not None and last[0] == keys:
+        _, old_values, rows, blob = last
+        same = list(map(operator.is_, values, old_values))
+        if all(same):
+            return blob
+        rows = list(rows)
+        i = same.index(False)
+        while True:
+            rows[i] = _PACK.pack(_piece_row(values[i]))
+            try:
+                i = same.index(False, i + 1)
+            except ValueError:
+                break
+    else:
+        rows = [_PACK.pack(_piece_row(p)) for p in values]
+    blob = b"".join(rows)
+    seg["pieces"] = (keys, values, rows, blob)
+    return blob
+
+
+
+
+def _memo(seg: dict[Any, Any]) -> dict[int, tuple[Any, str]]:
+    memo = seg.get("fmt")
+    if memo is None or len(memo) > _FMT_LIMIT:
+        memo = seg["fmt"] = {}
+    return memo
+
+
 def serialise(state: GameState) -> bytes:
-    """Canonical msgpack bytes of the state."""
+    """Canonical msgpack bytes of the state: byte for byte ``packb(to_dict(state))``, put
+    together from parts packed once and reused while they do not change (pieces by value,
+    dicts by contents, the history by its lines)."""
     cached = state._cache.get("bytes")
-    if cached is None:
-        cached = msgpack.packb(to_dict(state), use_bin_type=True)
-        state._cache["bytes"] = cached
+    if cached is not None:
+        return cached
+    seg = state._seg
+    t = state.turn
+    parts = [_HEAD]
+    b = _same(seg, "options", state.options)
+    if b is None:
+        b = _K["options"] + _PACK.pack(state.options.to_dict())
+        seg["options"] = (state.options, b)
+    parts.append(b)
+    parts.append(_K["ply"] + _PACK.pack(state.ply))
+    pieces = state.pieces
+    parts.append(_K["pieces"] + _PACK.pack_array_header(len(pieces)))
+    parts.append(_packed_pieces(seg, pieces))
+    e = seg.get("articles")
+    if e is not None and e[1] == state.art_ready and e[0] == state.art_code:
+        parts.append(e[2])
+    else:
+        b = _K["articles"] + _PACK.pack([[a, state.art_code[a], state.art_ready.get(a, 0)]
+                                          for a in sorted(state.art_code)])
+        seg["articles"] = (dict(state.art_code), dict(state.art_ready), b)
+        parts.append(b)
+    parts.append(_packed_dict(seg, "ground", state.ground, lambda: [
+        [r, c, list(a)] for (r, c), a in sorted(state.ground.items()) if a]))
+    parts.append(_packed_dict(seg, "reinforcements", state.reinforcements, lambda: [
+        [r, c, *v] for (r, c), v in sorted(state.reinforcements.items())]))
+    parts.append(_K["next_sid"] + _PACK.pack(state.next_sid))
+    parts.append(_packed_dict(seg, "locks", state.locks, lambda: sorted(
+        [k[0], k[1], v] for k, v in state.locks.items())))
+    parts.append(_packed_dict(seg, "reveals", state.reveals, lambda: sorted(
+        [k, v] for k, v in state.reveals.items())))
+    b = _same(seg, "projectiles", state.projectiles)
+    if b is None:
+        b = _K["projectiles"] + _PACK.pack([[p.pid, p.kind, p.side, p.row, p.col, p.dr, p.dc,
+                                             p.strength, p.target, p.created]
+                                            for p in state.projectiles])
+        seg["projectiles"] = (state.projectiles, b)
+    parts.append(b)
+    parts.append(_K["next_pid"] + _PACK.pack(state.next_pid))
+    parts.append(_packed_dict(seg, "hits", state.hits, lambda: sorted(
+        [sid, [list(h) for h in hs]] for sid, hs in state.hits.items())))
+    parts.append(_K["result"] + _PACK.pack(state.result))
+    parts.append(_K["end_reason"] + _PACK.pack(state.end_reason))
+    e = seg.get("turn")
+    if e is None or e[0] is not t:
+        e = seg["turn"] = (t, _packed_turn(seg, t))
+    parts.append(e[1])
+    _packed_growing(seg, "history", state.history, parts)
+    _packed_growing(seg, "orders", state.orders, parts)
+    memo = _memo(seg)
+    parts.append(_K["record"] + _PACK.pack(format_turn(current_turn(state), memo)))
+    parts.append(_K["actions"] + _PACK.pack([format_action(a, memo) for a in state.actions]))
+    b = _same(seg, "start", state.start)
+    if b is None:
+        b = _K["start"] + _PACK.pack(state.start)
+        seg["start"] = (dict(state.start), b)
+    parts.append(b)
+    cached = b"".join(parts)
+    state._cache["bytes"] = cached
     return cached
 
 

@@ -1,14 +1,12 @@
 """Jump Pack and Scuba trips under way: the start-phase steps, landings and crashes (RUL-31, RUL-48)."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .actions import GROUND, Result, Transport
 from .board_ops import place_articles, remove_piece, truly_enterable
 from .descs import describe
 from .effects import arrival_hits
 from .game_end import check_game_end
-from .state import GameState, Piece
+from .state import GameState, Piece, replace
 
 
 def advance_trips(state: GameState) -> None:

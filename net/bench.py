@@ -1,5 +1,12 @@
 """Network benchmark: ``python -m net.bench [--netns] [--games N]``.
 
+Goal (issue 10 item 6): per action, "taken -> applied on both sides" within 1.5x the signed
+TLS round trip plus one engine check, both measured in the same run: the anchor
+(notes/anchors-performance.md §4: the client packs and signs a 215 B frame, a server in
+another process unpacks, verifies and signs an ack, the client verifies, over mutual TLS 1.3)
+is run over the same link, and the engine check (``apply_action`` of the games' own actions)
+in this process, just before the games.
+
 The two installations run in two separate processes (each with its own event loop and
 core), over 127.0.0.1 and, with ``--netns`` (root + iproute2), between two network
 namespaces joined by a veth pair (tests/netns.py; deleted afterwards). For each link it
@@ -39,12 +46,22 @@ def main(argv: list[str] | None = None) -> int:
     peer.add_argument("--port", type=int, default=0)
     peer.add_argument("--seed", type=int, default=11)
     peer.add_argument("--sync", type=int, choices=[0, 1], default=1)
+    anchor = sub.add_parser("anchor", help="(internal) one end of the signed TLS round-trip anchor")
+    anchor.add_argument("--role", choices=["server", "client"], required=True)
+    anchor.add_argument("--dir", type=Path, required=True)
+    anchor.add_argument("--peer-dir", type=Path, required=True)
+    anchor.add_argument("--interface", required=True)
+    anchor.add_argument("--peer-host")
+    anchor.add_argument("--port", type=int, default=0)
+    anchor.add_argument("--trips", type=int, default=500)
     parser.add_argument("--netns", action="store_true", help="also run between two network namespaces (root)")
     parser.add_argument("--games", type=int, default=2, help="games per configuration (default 2)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
     if args.mode == "peer":
         return asyncio.run(_peer(args))
+    if args.mode == "anchor":
+        return asyncio.run(_anchor(args))
     results = run_bench(args.games, args.netns)
     print(json.dumps(results, indent=2) if args.json else format_results(results))
     return 0
@@ -63,26 +80,46 @@ def run_bench(games: int, netns: bool) -> dict[str, Any]:
 
 
 def format_results(results: dict[str, Any]) -> str:
-    """A small table."""
-    lines = ["WEC network benchmark: two processes, TLS 1.3, Ed25519, msgpack "
-             "(goal: median <= 0.45 ms, p99 <= 0.75 ms; notes/anchors-performance.md goal 5)"]
-    for link, by_sync in results.items():
-        for label, r in by_sync.items():
-            lines.append(f"[{link}, WAL {label}] pairing {r['pairing_ms']:.1f} ms; pinned mutual TLS handshake "
-                         f"{r['handshake_ms']:.2f} ms; action taken -> applied on both sides over {r['actions']} "
-                         f"actions: median {r['median_ms']:.3f} ms, p99 {r['p99_ms']:.3f} ms")
+    """Anchor, figure, ratio and verdict per link."""
+    lines = ["WEC network benchmark: two processes, TLS 1.3, Ed25519, msgpack. Goal (issue 10 item 6): "
+             "action taken -> applied on both sides <= 1.5 x signed TLS RTT + 1 engine check (same run)"]
+    for link, r in results.items():
+        a, check = r["anchor"], r["engine_check"]
+        lines.append(f"[{link}] anchor: signed TLS round trip (215 B, sign + verify + signed ack + verify, mutual "
+                     f"TLS, 2 processes, {a['trips']} trips around the games): median {a['median_ms']:.3f} ms, p99 {a['p99_ms']:.3f} ms; one engine "
+                     f"check (apply_action): median {check['median_ms']:.3f} ms, p99 {check['p99_ms']:.3f} ms")
+        for label in ("fsync on", "fsync off"):
+            g = r[label]
+            lines.append(f"[{link}, WAL {label}] pairing {g['pairing_ms']:.1f} ms; pinned mutual TLS handshake "
+                         f"{g['handshake_ms']:.2f} ms; action taken -> applied on both sides over {g['actions']} "
+                         f"actions: median {g['median_ms']:.3f} ms, p99 {g['p99_ms']:.3f} ms")
+        for stat in ("median", "p99"):
+            goal = 1.5 * a[f"{stat}_ms"] + check[f"{stat}_ms"]
+            got = r["fsync on"][f"{stat}_ms"]
+            ratio = got / a[f"{stat}_ms"]
+            lines.append(f"[{link}] {stat}: action {got:.3f} ms = {ratio:.2f} x the signed round trip; goal "
+                         f"1.5 x {a[stat + '_ms']:.3f} + {check[stat + '_ms']:.3f} = {goal:.3f} ms: "
+                         + ("MET" if got <= goal else "NOT MET"))
     return "\n".join(lines)
 
 
 def _link(pair: Any, games: int) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+    """The anchor runs before and after every game (interleaved, so a machine whose load changes
+    during the run weighs on both alike); its figures are over all those round trips."""
+    rtts = _anchor_run(pair)
+    out: dict[str, Any] = {"engine_check": _engine_check(11)}
     for sync in (1, 0):
-        runs = [_game(pair, sync, seed=11 + 2 * n) for n in range(games)]
+        runs = []
+        for n in range(games):
+            runs.append(_game(pair, sync, seed=11 + 2 * n))
+            rtts += _anchor_run(pair)
         lat = [x for r in runs for x in r["latencies"]]
         out["fsync on" if sync else "fsync off"] = {
             "pairing_ms": statistics.median(r["pairing"] for r in runs) * 1e3,
             "handshake_ms": statistics.median(r["handshake"] for r in runs) * 1e3,
             "actions": len(lat), "median_ms": statistics.median(lat) * 1e3, "p99_ms": _pct(lat, 99) * 1e3}
+    out["anchor"] = {"median_ms": statistics.median(rtts) * 1e3, "p99_ms": _pct(rtts, 99) * 1e3,
+                     "trips": len(rtts)}
     return out
 
 
@@ -112,8 +149,101 @@ def _game(pair: Any, sync: int, seed: int) -> dict[str, Any]:
         return {"pairing": g["pairing"], "handshake": g["handshake"], "latencies": g["latencies"] + h["latencies"]}
 
 
-def _spawn(pair: Any, ns: str | None, args: list[str]) -> subprocess.Popen[str]:
-    argv = [sys.executable, "-m", "net.bench", "peer", *args]
+def _engine_check(seed: int) -> dict[str, float]:
+    """One engine check of a peer's action (parse + ``apply_action``), over a seeded random game."""
+    import random
+
+    import engine.api as engine
+    state, rng, times = engine.new_game(), random.Random(seed), []
+    while engine.outcome(state) is None and len(times) < 400:
+        text = engine.format_action(engine.random_action(state, rng))
+        t0 = time.perf_counter()
+        new = engine.apply_action(state, engine.parse_action(text))
+        times.append(time.perf_counter() - t0)
+        state = new
+    return {"median_ms": statistics.median(times) * 1e3, "p99_ms": _pct(times, 99) * 1e3}
+
+
+def _anchor_run(pair: Any) -> list[float]:
+    """The signed TLS round trip (anchors §4), server and client in two processes over this link."""
+    from net.identity import load_or_create
+    with tempfile.TemporaryDirectory() as tmp:
+        sdir, cdir = Path(tmp) / "server", Path(tmp) / "client"
+        for d in (sdir, cdir):
+            d.mkdir()
+            load_or_create(d)
+        host_addr = pair.addr_a if pair else "127.0.0.1"
+        server = _spawn(pair, pair.ns_a if pair else None, ["--role", "server", "--dir", str(sdir), "--peer-dir",
+                                                           str(cdir), "--interface", host_addr], mode="anchor")
+        try:
+            port = _read(server)["port"]
+            client = _spawn(pair, pair.ns_b if pair else None,
+                            ["--role", "client", "--dir", str(cdir), "--peer-dir", str(sdir), "--interface",
+                             pair.addr_b if pair else "127.0.0.1", "--peer-host", host_addr, "--port", str(port)],
+                            mode="anchor")
+            rtts: list[float] = _read(client)["rtts"]
+            client.wait(30)
+        finally:
+            server.wait(30)
+    return rtts
+
+
+async def _anchor(args: argparse.Namespace) -> int:
+    """One end of the anchor: 100 warm-up and ``--trips`` timed round trips on one connection."""
+    import msgpack
+
+    from net import certs
+    from net.frames import encode_frame, read_frame
+    from net.identity import load_or_create
+    from net.keys import check_public_key, verify
+
+    me, peer = load_or_create(args.dir), load_or_create(args.peer_dir)
+    mine, theirs = certs.make_cert(me), certs.make_cert(peer)
+    peer_key = check_public_key(peer.public_bytes)
+    if args.role == "server":
+        done = asyncio.Event()
+
+        async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            while True:
+                try:
+                    body = await read_frame(reader, 30, 30)
+                except (asyncio.IncompleteReadError, ConnectionError):
+                    break
+                frame = msgpack.unpackb(body)
+                if not verify(peer_key, frame[1], frame[0]):
+                    raise SystemExit("anchor: bad signature")
+                ack = msgpack.packb([frame[0][-8:], b""])
+                writer.write(encode_frame(msgpack.packb([ack, me.sign(ack)])))
+                await writer.drain()
+            writer.close()
+            done.set()
+        server = await asyncio.start_server(serve, args.interface, 0,
+                                            ssl=certs.server_context(mine, [theirs.cert_pem.decode()]))
+        _emit(port=server.sockets[0].getsockname()[1])
+        await asyncio.wait_for(done.wait(), 120)
+        server.close()
+        return 0
+    reader, writer = await asyncio.open_connection(args.peer_host, args.port, server_hostname="",
+                                                   ssl=certs.client_context(mine, theirs.cert_pem.decode()))
+    rtts = []
+    for n in range(100 + args.trips):
+        t0 = time.perf_counter()
+        payload = msgpack.packb([1, bytes(32), me.public_bytes, n, bytes(32),
+                                 ["action", {"index": n, "text": "Mc3-c5 G"}], bytes(9)])
+        writer.write(encode_frame(msgpack.packb([payload, me.sign(payload)])))   # 215 B frame body
+        await writer.drain()
+        ack, sig = msgpack.unpackb(await read_frame(reader, 30, 30))
+        if not verify(peer_key, sig, ack):
+            raise SystemExit("anchor: bad signature on the ack")
+        if n >= 100:
+            rtts.append(time.perf_counter() - t0)
+    writer.close()
+    _emit(rtts=rtts)
+    return 0
+
+
+def _spawn(pair: Any, ns: str | None, args: list[str], mode: str = "peer") -> subprocess.Popen[str]:
+    argv = [sys.executable, "-m", "net.bench", mode, *args]
     kw: dict[str, Any] = dict(stdout=subprocess.PIPE, text=True, cwd=str(REPO))
     return pair.run(ns, argv, **kw) if pair else subprocess.Popen(argv, **kw)
 

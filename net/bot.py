@@ -42,7 +42,7 @@ class BotDriver:
             action = self.engine.random_action(play.state_value, self.rng)
             self._taken[play.index] = time.perf_counter()
             self.actions += 1
-            return play.act(self.engine.format_action(action))
+            return play.act(self.engine.format_action(action), legal=True)   # taken from legal_actions
         return None
 
     def on_event(self, event: Event) -> None:

@@ -48,11 +48,12 @@ class ChainWriter:
 
     def __init__(self, identity: Identity, chain_id: bytes) -> None:
         self.identity, self.chain_id = identity, chain_id
-        self.seq, self.prev = 0, genesis(chain_id, identity.public_bytes)
+        self._pub = identity.public_bytes   # derived once, not per message
+        self.seq, self.prev = 0, genesis(chain_id, self._pub)
 
     def sign(self, msg: Message) -> Signed:
         """Sign ``msg`` as the next message of our chain (does not advance; see ``advance``)."""
-        payload = pack([PROTOCOL_VERSION, self.chain_id, self.identity.public_bytes, self.seq, self.prev,
+        payload = pack([PROTOCOL_VERSION, self.chain_id, self._pub, self.seq, self.prev,
                         encode_fields(msg)])
         return Signed(payload, self.identity.sign(SIG_CONTEXT + payload))
 

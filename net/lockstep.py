@@ -80,12 +80,21 @@ class Lockstep:
 
     # ---- commands ----
 
-    def act(self, text: str) -> Send:
-        """Our action in notation. :raises RuntimeError: not our move. :raises engine RuleError/NotationError."""
+    def act(self, text: str, legal: bool = False) -> Send:
+        """Our action in notation. :raises RuntimeError: not our move. :raises engine RuleError/NotationError.
+
+        ``legal``: the driver took ``text`` from ``engine.legal_actions`` (the bot; a UI's list of
+        the selected piece's actions), so only its notation is checked here; its new state is
+        computed once it is sent, while the peer checks it (issue 10 item 6: one engine check on
+        the critical path, the receiver's). Otherwise it is checked (and its state kept) here."""
         if not self.my_move():
             raise RuntimeError("not our move")
-        new = self.engine.apply_action(self.state_value, self.engine.parse_action(text))  # validate only
-        self._validated = (self.index, text, new)
+        if legal:
+            self.engine.parse_action(text)
+            self._validated = None
+        else:
+            new = self.engine.apply_action(self.state_value, self.engine.parse_action(text))  # validate only
+            self._validated = (self.index, text, new)
         return Send(Action(self.index, text))
 
     def request_undo(self) -> Send:
@@ -166,7 +175,10 @@ class Lockstep:
         if cached is not None and cached[:2] == (msg.index, msg.text):
             new = cached[2]
         else:
-            new = self.engine.apply_action(self.state_value, self.engine.parse_action(msg.text))
+            try:
+                new = self.engine.apply_action(self.state_value, self.engine.parse_action(msg.text))
+            except (self.engine.RuleError, self.engine.NotationError):
+                new = None   # sent unchecked (``act(legal=True)``) but refused here: the peer refuses it too
         self._validated = None
         self.pending = (msg.index, new, msg.text)
         self.state = PlayState.AWAIT_RESULT
@@ -203,6 +215,8 @@ class Lockstep:
         if not msg.ok:
             self.refused["us"] += 1
             return [Event("rejected", {"by": "peer", "text": text, "rule": msg.rule, "reason": msg.reason})]
+        if new is None:
+            return self._break(f"the peer applied our action {text!r}, which our engine refuses (desync)")
         return self._apply(new, text, mine=True)
 
     def _own_end_turn(self, msg: EndTurn) -> list[Output]:

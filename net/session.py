@@ -24,7 +24,7 @@ from types import ModuleType
 from typing import Any, Awaitable, Callable, Protocol
 
 from net import certs as certs_mod
-from net.chain import ChainReader, ChainWriter, derive_chain_id
+from net.chain import ChainReader, ChainWriter, Verified, derive_chain_id
 from net.errors import (EquivocationError, IdentityChanged, NetError, NotPaired, PairingFailed, PeerTimeout,
                         ProtocolError)
 from net.frames import pack
@@ -32,17 +32,18 @@ from net.identity import Identity, fingerprint
 from net.keys import check_public_key
 from net.licence import LicenceError
 from net.match import Match
-from net.messages import PROTOCOL_VERSION, Hello, Message, Signed
+from net.lockstep import PlayState
+from net.messages import (PROTOCOL_VERSION, Action, Colour, GovCommit, Hello, Message, Signed, UndoAnswer,
+                          UndoRequest)
 from net.outputs import Event, Output, Send, Stop
 from net.pairing import Pairing, PairState
 from net.peers import KnownPeer, PeerStore
-from net.saves import entry_record, write_packed_save, write_save
+from net.saves import SaveError, entry_record, load_save, verify_transcript, write_packed_save, write_save
 from net.toss import fresh
 from net.transport import Link, OurLicenceRefused, PeerRefused, Timeouts, accept_tls, connect, listen
-from net.wal import Entry, Header, Wal, WalError, read
+from net.wal import Entry, Header, Wal, WalDamaged, WalError, read
 
 log = logging.getLogger("wec.net")
-MAX_PENDING_HANDSHAKES = 16
 MAX_REFUSED = 8   # refused driver commands in a row before the driver is left to wait
 
 
@@ -175,6 +176,8 @@ class GameConnection:
             return await self._end("disconnected", f"connection lost: {exc}", tell=False)
         except NetError as exc:
             return await self._end("refused", str(exc))
+        except WalError as exc:   # our log or its rebuild cannot go on: say why, change nothing more
+            return await self._end("refused", f"cannot resume the game: {exc}")
         finally:
             await self._stop_recv()
             if not self.link.closed:   # cancelled (the player quit): drop the link, the log keeps the game
@@ -211,6 +214,8 @@ class GameConnection:
             self._log(Entry("in", msg))
             self.reader.accept(verified)
             await self._handle(match.feed(False, verified.message))
+            assert self.wal is not None
+            self.wal.flush_behind()
         await self._stop_recv()
         return await self._finish()
 
@@ -261,6 +266,8 @@ class GameConnection:
         if path.exists():
             try:
                 header, entries, _ = read(path)
+            except WalDamaged as exc:   # issue 10 item 4: kept aside, rebuilt from the save (+ the peer)
+                header, entries, problem = self._rebuild_damaged(path, exc)
             except WalError as exc:
                 header, entries = None, []
                 problem = (f"our log of the unfinished game with this peer is unreadable ({exc}); "
@@ -275,9 +282,7 @@ class GameConnection:
                       mine[0].chain_id if mine else None, sent, recv)
         if self.role == "guest":
             await self.link.send(hello)
-            peer = await self.link.recv()
-        else:
-            peer = await self.link.recv()
+        peer = await self.link.recv_hello()
         if not isinstance(peer, Hello):
             raise ProtocolError(f"expected hello, got {peer.TAG!r}")
         if peer.v != PROTOCOL_VERSION:
@@ -315,6 +320,39 @@ class GameConnection:
         self.header, self.entries, self._packed = mine[0], [], []
         self._pending_entries = mine[1]
         return peer
+
+    def _rebuild_damaged(self, path: Path, exc: WalDamaged) -> tuple[Header | None, list[Entry], str | None]:
+        """A damaged log (issue 10 item 4): set it aside untouched, and start a new log from the
+        longest intact start of the game we hold: the save (or its backup), or the entries before
+        the damage. The peer gives back the rest of our messages and resends its own on resume."""
+        aside = path.with_name(f"{path.name}.damaged-{int(time.time() * 1000)}")
+        os.replace(path, aside)      # never truncated or rewritten: kept as it is, for inspection
+        base: tuple[Header, list[Entry]] | None = None
+        source = ""
+        for save in (path.with_suffix(".save"), path.with_suffix(".save.bak")):
+            try:
+                header, entries, _ = load_save(save)
+                verify_transcript(header, entries)
+            except (SaveError, NetError, OSError, ValueError):
+                continue
+            base, source = (header, entries), f"the save {save.name}"
+            break
+        if exc.header is not None and (base is None or (len(exc.entries) > len(base[1])
+                                                        and base[0] == exc.header)):
+            try:
+                verify_transcript(exc.header, exc.entries)
+                base, source = (exc.header, exc.entries), "the intact entries before the damage"
+            except NetError:
+                pass
+        if base is None:
+            return None, [], (f"{exc}; the log was kept aside as {aside.name} and there is no save to resume "
+                              "from: start with --new-game")
+        Wal.create(path, base[0], sync=self.cfg.wal_sync, entries=base[1]).close()
+        reason = (f"{exc}: the damaged log was kept aside, untouched, as {aside.name}; the game resumes from "
+                  f"{source} ({len(base[1])} entries) and the peer's copy of the rest")
+        log.error("%s: %s", self.link.label, reason)
+        self.driver.on_event(Event("log-damaged", {"reason": reason, "kept": str(aside)}))
+        return base[0], base[1], None
 
     def _resume_problem(self, header: Header, entries: list[Entry]) -> str | None:
         """Why the unfinished game in our log cannot resume on this connection, or None.
@@ -419,14 +457,20 @@ class GameConnection:
             expected.extend(o for o in outs if isinstance(o, Send))
         self.replaying = False
         self.resumed = True
-        if peer.recv > self.writer.seq:
-            raise ProtocolError(f"peer claims {peer.recv} of our messages but we sent {self.writer.seq}")
-        if self.reader.seq > peer.sent:
-            raise ProtocolError(f"peer's log is behind ours ({peer.sent} < {self.reader.seq} messages): "
-                                "it lost messages it had sent")
+        # Each side first gives back the peer's own messages that the peer lost (a power loss
+        # took its log's tail, or its log was damaged and rebuilt from a save: we hold every
+        # message it sent us), then resends ours that it lacks. Sent by a task while we read,
+        # so two sides with much to send never both wait on full buffers.
+        theirs = [e.signed for e in self.entries if e.direction == "in"]
         outgoing = [e.signed for e in self.entries if e.direction == "out"]
-        for signed in outgoing[peer.recv:]:
-            await self.link.send(signed)
+        sending = asyncio.ensure_future(self._send_all(theirs[peer.sent:] + outgoing[peer.recv:]))
+        try:
+            if peer.recv > self.writer.seq:
+                await self._recover_own(peer.recv - self.writer.seq, own_reader, expected)
+            await sending
+        finally:
+            if not sending.done():
+                sending.cancel()
         if self.match.stopped:
             return
         if self.match.over:   # ended while the peer was away (our claim): take what it sent meanwhile
@@ -434,6 +478,76 @@ class GameConnection:
             return
         for send in expected:  # replies computed but never logged (crash between receive and reply)
             await self._issue(send)
+
+    async def _send_all(self, frames: list[Signed]) -> None:
+        for signed in frames:
+            await self.link.send(signed)
+
+    async def _recover_own(self, count: int, own_reader: ChainReader, expected: deque[Send]) -> None:
+        """Take back the ``count`` messages of ours that the peer holds but our log lost, and
+        rebuild our machines with them in the order we had processed them.
+
+        The peer sends them first; each must carry our own valid signature and continue our own
+        chain, so the peer cannot forge or alter one. They are logged again as they were, and
+        our chain goes on after them, so no number is ever signed twice. Order: a recovered
+        message that our machine computes as a reply is fed as soon as that reply is due; a
+        command of ours (an action, an undo request or answer) as soon as our machine allows
+        it; otherwise the peer's next message came before it, and is read and fed first.
+        """
+        assert self.match is not None and self.writer is not None and self.reader is not None
+        recovered: deque[Verified] = deque()
+        for _ in range(count):
+            msg = await self.link.recv()
+            verified = own_reader.check(msg) if isinstance(msg, Signed) else None
+            if verified is None:
+                raise ProtocolError("the peer did not give back our own signed messages it holds")
+            own_reader.accept(verified)
+            recovered.append(verified)
+        log.warning("%s: %d of our messages were missing from our log (lost in a crash, or the log was "
+                    "damaged); recovered them from the peer's copy", self.link.label, count)
+        self.driver.on_event(Event("recovered", {"ours": count}))
+        while recovered:
+            head = recovered[0]
+            due = bool(expected) and expected[0].message == head.message
+            if expected and not due:
+                raise WalError(f"cannot rebuild the game: our recovered message {head.seq} is not the reply "
+                               "our machine computes there")
+            if due or self._allowed_now(head.message):
+                if due:
+                    expected.popleft()
+                recovered.popleft()
+                self._log(Entry("out", head.signed))
+                self.writer.advance(head.signed)
+                expected.extend(o for o in self.match.feed(True, head.message) if isinstance(o, Send))
+                continue
+            msg = await self.link.recv()
+            if not isinstance(msg, Signed):
+                raise ProtocolError(f"unexpected {msg.TAG!r} frame while resuming")
+            verified = self.reader.check(msg)
+            if verified is None:
+                continue
+            self._log(Entry("in", msg))
+            self.reader.accept(verified)
+            expected.extend(o for o in self.match.feed(False, verified.message) if isinstance(o, Send))
+            if self.match.stopped:
+                raise ProtocolError(f"cannot rebuild the game: {self.match.stopped}")
+
+    def _allowed_now(self, msg: Message) -> bool:
+        """Could our driver have issued ``msg`` now (in play)? Setup messages: in their order."""
+        assert self.match is not None
+        play = self.match.play
+        if play is None:
+            if isinstance(msg, (Colour, GovCommit)):   # their secrets were never sent: not recoverable
+                raise WalError(f"our {msg.TAG!r} message was lost with the secret behind its commitment "
+                               "(the damaged part of the log); start with --new-game")
+            return True
+        if isinstance(msg, Action):
+            return play.my_move() and msg.index == play.index
+        if isinstance(msg, UndoRequest):
+            return play.state is PlayState.PLAYING and play.undo_asked is None and msg.index == play.index
+        if isinstance(msg, UndoAnswer):
+            return play.undo_asked == ("peer", msg.index)
+        return False
 
     async def _collect_missing(self, peer_sent: int) -> None:
         """Read, log and feed the peer's messages we lack (it resends them after hello): they
@@ -498,13 +612,16 @@ class GameConnection:
             await self._issue(send)
 
     async def _issue(self, send: Send) -> None:
-        """Sign, log (fsync), send, then apply our message."""
+        """Sign, log (written; fsynced behind unless the peer could not give it back), send, then
+        apply our message (so computing our action's new state overlaps the peer's check)."""
         assert self.writer is not None and self.match is not None
         signed = self.writer.sign(send.message)
         self._log(Entry("out", signed, send.secrets))
         self.writer.advance(signed)
         await self.link.send(signed)
         await self._handle(self.match.feed(True, send.message, send.secrets))
+        assert self.wal is not None
+        self.wal.flush_behind()
 
     async def _handle(self, outs: list[Output]) -> None:
         for out in outs:
@@ -518,8 +635,13 @@ class GameConnection:
                 log.warning("%s: game stopped: %s", self.link.label, out.reason)
 
     def _log(self, entry: Entry) -> None:
+        """Write ``entry`` before it is sent or applied (a killed process keeps it). Ours are made
+        durable at once only where the peer could not give them back: with secrets (never sent)
+        or during the setup; the rest is fsynced behind, off the critical path."""
         assert self.wal is not None
-        self._packed.append(self.wal.append(entry))
+        durable = entry.direction == "out" and (entry.secrets is not None or self.match is None
+                                                or self.match.play is None)
+        self._packed.append(self.wal.append(entry, durable))
         self.entries.append(entry)
 
     async def _autosave(self) -> None:
@@ -671,7 +793,7 @@ async def run_pairing(cfg: NetConfig, link: Link, role: str, peer_der: bytes | N
     try:
         if role == "initiator":
             await link.send(hello)
-        peer_hello = await link.recv()
+        peer_hello = await link.recv_hello()
         if role == "responder":
             await link.send(hello)
     except (ProtocolError, ConnectionError, PeerTimeout, asyncio.IncompleteReadError) as exc:
@@ -842,15 +964,26 @@ def _peer_of(cfg: NetConfig, match: Match) -> bytes | None:
 
 
 class Host:
-    """Listen for the guest: pair new devices, then play one game (resuming dropped links)."""
+    """Listen for the guest: pair new devices, then play one game (resuming dropped links).
+
+    Floods (issue 10 item 2): every connection runs its own TLS handshake and hello under its
+    own deadlines, so none waits for another. Connections not yet authenticated (TCP accepted,
+    TLS, hello, pairing) are capped in total (``Timeouts.max_unauthenticated``) and per remote
+    address (``Timeouts.max_per_address``): over a cap the oldest is dropped, so a newcomer
+    (the legitimate guest) always gets its handshake. A pinned peer other than the one in play
+    is answered "busy" and never interrupts the running game.
+    """
 
     def __init__(self, cfg: NetConfig, driver: Driver, interface: str = "0.0.0.0", port: int = 0) -> None:
         self.cfg, self.driver, self.interface, self.port = cfg, driver, interface, port
         self.server: asyncio.AbstractServer | None = None
         self.result: asyncio.Future[Outcome] | None = None
         self.connections: list[Outcome] = []
-        self._sem = asyncio.Semaphore(MAX_PENDING_HANDSHAKES)
+        self.dropped = 0                     # unauthenticated connections dropped over a cap
+        self.busy: list[str] = []            # fingerprints answered "busy"
+        self._pending: dict[asyncio.Transport, tuple[str, asyncio.Task[Any] | None]] = {}   # oldest first
         self._active: asyncio.Task[Any] | None = None
+        self._in_play: bytes | None = None   # the peer of the game this host serves
         self.active_link: Link | None = None
         self._ctx: tuple[list[str], ssl.SSLContext] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -869,6 +1002,11 @@ class Host:
         assert self.result is not None
         return await asyncio.wait_for(asyncio.shield(self.result), timeout)
 
+    @property
+    def unauthenticated(self) -> int:
+        """Connections held that are not authenticated yet."""
+        return len(self._pending)
+
     async def close(self) -> None:
         """Stop listening and end every connection; safe to call twice."""
         if self.server is not None:
@@ -883,23 +1021,53 @@ class Host:
             except BaseException:
                 pass
 
+    def _admit(self, transport: asyncio.Transport, address: str) -> None:
+        """Hold a new unauthenticated connection, dropping the oldest over either cap."""
+        t = self.cfg.timeouts
+        same = [tr for tr, (a, _) in self._pending.items() if a == address]
+        if len(same) >= t.max_per_address:
+            self._drop(same[0], f"more than {t.max_per_address} unauthenticated connections from {address}")
+        if len(self._pending) >= t.max_unauthenticated:
+            self._drop(next(iter(self._pending)), f"more than {t.max_unauthenticated} unauthenticated connections")
+        self._pending[transport] = (address, asyncio.current_task())
+
+    def _drop(self, transport: asyncio.Transport, why: str) -> None:
+        address, task = self._pending.pop(transport, ("?", None))
+        self.dropped += 1
+        log.info("dropped the oldest unauthenticated connection (from %s): %s", address, why)
+        transport.abort()
+        if task is not None:
+            task.cancel()   # its handshake or hello ends now, and its buffers with it
+
     async def _serve(self, transport: asyncio.Transport) -> None:
         peer = transport.get_extra_info("peername")
+        self._admit(transport, str(peer[0]) if peer else "?")
+        try:
+            # Let the connections dropped by that admission end before this one allocates its TLS
+            # buffers (256 KiB each): a burst of N connections accepted in one loop iteration then
+            # never holds more than the caps' worth of buffers at once.
+            await asyncio.sleep(0)
+            await self._serve_admitted(transport, peer)
+        finally:
+            self._pending.pop(transport, None)
+
+    async def _serve_admitted(self, transport: asyncio.Transport, peer: Any) -> None:
         store = PeerStore(self.cfg.data_dir)
         pems = store.pems()
         if self._ctx is None or self._ctx[0] != pems:  # rebuilt whenever the pins change
             self._ctx = (pems, certs_mod.server_context(self.cfg.certs, pems))
-        async with self._sem:
-            try:
-                link = await accept_tls(transport, self._ctx[1], self.cfg.timeouts)
-            except ssl.SSLCertVerificationError as exc:
-                log.warning("refused %s: its certificate is not pinned here (unknown device, or a pinned peer "
-                            "with a CHANGED identity: possible impostor) [%s]", peer, exc.verify_message)
-                return
-            except (ssl.SSLError, asyncio.TimeoutError, OSError, ProtocolError, ConnectionError) as exc:
-                log.warning("refused %s: TLS handshake failed: %r", peer, exc)
-                return
-        if link.peer_der is None:
+        try:
+            link = await accept_tls(transport, self._ctx[1], self.cfg.timeouts)
+        except ssl.SSLCertVerificationError as exc:
+            log.warning("refused %s: its certificate is not pinned here (unknown device, or a pinned peer "
+                        "with a CHANGED identity: possible impostor) [%s]", peer, exc.verify_message)
+            return
+        except (ssl.SSLError, asyncio.TimeoutError, OSError, ProtocolError, ConnectionError) as exc:
+            # a connection we dropped over a cap is logged once, by _drop: a flood must not flood the log
+            log.log(logging.WARNING if transport in self._pending else logging.DEBUG,
+                    "refused %s: TLS handshake failed: %r", peer, exc)
+            return
+        if link.peer_der is None:   # first contact: unauthenticated until paired
             try:
                 paired = await run_pairing(self.cfg, link, "responder", None)
                 self.connections.append(Outcome("paired", paired.name))
@@ -911,15 +1079,26 @@ class Host:
         if known is None:
             await link.close("this certificate is not pinned here")
             return
+        peer_pub = bytes.fromhex(known.public_key)
+        playing = self._in_play is not None and not (self.result is not None and self.result.done())
+        if playing and self._in_play != peer_pub:
+            self.busy.append(known.fingerprint)
+            log.warning("answered %s (%s) busy: a game with %s is in play", peer, known.fingerprint[:16],
+                        fingerprint(self._in_play)[:16])  # type: ignore[arg-type]
+            await link.refuse(f"busy: this host is playing a game with another device "
+                              f"({fingerprint(self._in_play)[:16]}); try again when it is over")  # type: ignore[arg-type]
+            return
+        self._pending.pop(transport, None)   # authenticated: a pinned peer, the one in play (or none is)
         if self._active is not None and not self._active.done():
-            self._active.cancel()  # a new connection from the peer replaces a half-dead one
+            self._active.cancel()  # a new connection from the same peer replaces a half-dead one
             try:
                 await self._active
             except BaseException:
                 pass
         self._active = asyncio.current_task()
         self.active_link = link
-        peer_pub = bytes.fromhex(known.public_key)
+        claimed = self._in_play is None
+        self._in_play = peer_pub
         if self._abandon is not None and self._absent is not None and self._absent[0] == peer_pub:
             self._abandon.cancel()   # the peer is back (the absence counts on if this connection fails)
             self._abandon = None
@@ -927,6 +1106,8 @@ class Host:
             outcome = await GameConnection(self.cfg, self.driver, link, "host", peer_pub).run()
         finally:
             await link.close()
+        if claimed and outcome.match is None and not self.cfg.active_wal(peer_pub).exists():
+            self._in_play = None   # no game was started or is unfinished with this peer
         self.connections.append(outcome)
         self._after_connection(outcome, peer_pub)
 

@@ -30,6 +30,7 @@ class Timeouts:
 
     connect: float = 5.0
     handshake: float = 10.0
+    hello: float = 10.0        # from the end of the TLS handshake to the peer's hello (pings do not extend it)
     shutdown: float = 5.0
     frame: float = 10.0
     ping: float = 5.0
@@ -37,6 +38,8 @@ class Timeouts:
     confirm: float = 120.0
     max_frames_per_second: int = 2000
     max_unsent: int = 1 << 20
+    max_unauthenticated: int = 32   # connections not yet authenticated (TCP, TLS, hello, pairing), in total
+    max_per_address: int = 8        # ... and per remote address; over either cap the oldest is dropped
 
 
 class PeerRefused(ProtocolError):
@@ -70,15 +73,22 @@ class Link:
         while True:
             wait = min(t.ping, max(0.0, last + t.dead - time.monotonic()))
             try:
-                body = await read_frame(self.reader, wait, t.frame)
-            except asyncio.TimeoutError:
-                if time.monotonic() - last >= t.dead:
-                    raise PeerTimeout(f"peer silent for {t.dead:g} s (no frame, no pong)") from None
-                if self.reader.at_eof():
-                    raise ConnectionError("peer closed the connection")
-                self._pings += 1
-                await self.send(Ping(self._pings))
-                continue
+                try:
+                    body = await read_frame(self.reader, wait, t.frame)
+                except asyncio.TimeoutError:
+                    if time.monotonic() - last < t.dead:
+                        if self.reader.at_eof():
+                            raise ConnectionError("peer closed the connection") from None
+                        self._pings += 1
+                        await self.send(Ping(self._pings))
+                        continue
+                    # The deadline passed, but a busy machine may have run our timer in the same
+                    # loop turn as the read that brought the peer's frame: a frame already
+                    # received is taken (at once, no waiting) before the peer is declared dead.
+                    try:
+                        body = await read_frame(self.reader, 0, t.frame)
+                    except asyncio.TimeoutError:
+                        raise PeerTimeout(f"peer silent for {t.dead:g} s (no frame, no pong)") from None
             except asyncio.IncompleteReadError:
                 raise ConnectionError("peer closed the connection") from None
             last = time.monotonic()
@@ -98,9 +108,12 @@ class Link:
         if self.closed:
             raise ConnectionError("link closed")
         self.writer.write(encode_frame(encode_link(msg)))
-        if self.writer.transport.get_write_buffer_size() > self.timeouts.max_unsent:
+        unsent = self.writer.transport.get_write_buffer_size()
+        if unsent > self.timeouts.max_unsent:
             self.stalled = True
             raise PeerTimeout(f"peer stopped reading (over {self.timeouts.max_unsent} bytes unsent)")
+        if unsent == 0 and not self.writer.transport.is_closing():
+            return   # all handed to the kernel: nothing to wait for (no deadline to arm per frame)
         try:
             async with asyncio.timeout(self.timeouts.frame):   # no task per frame, unlike wait_for
                 await self.writer.drain()
@@ -132,6 +145,31 @@ class Link:
             await asyncio.wait_for(self.writer.wait_closed(), self.timeouts.shutdown)
         except Exception:
             pass
+
+    async def recv_hello(self) -> Message:
+        """The peer's first message, within ``Timeouts.hello`` in all (pings do not extend it).
+
+        :raises PeerTimeout: no hello in time."""
+        try:
+            async with asyncio.timeout(self.timeouts.hello):
+                return await self.recv()
+        except TimeoutError:
+            raise PeerTimeout(f"no hello within {self.timeouts.hello:g} s") from None
+
+    async def refuse(self, reason: str) -> None:
+        """Tell the peer ``reason`` (a ``refuse``), then close without losing that message: like
+        ``refuse_licence``, read and discard until the peer closes (at most ``Timeouts.shutdown``)."""
+        if self.closed:
+            return
+        log.info("%s: closing: %s", self.label, reason)
+        try:
+            await self.send(Refuse(reason[:512]))
+            async with asyncio.timeout(self.timeouts.shutdown):
+                while await self.reader.read(65536):
+                    pass
+        except Exception:
+            pass
+        await self.close()
 
     async def refuse_licence(self, code: str, detail: str) -> None:
         """Tell the peer its licence was refused, then close without losing that message.

@@ -26,8 +26,8 @@ from net_evil import Evil
 from net_helpers import FAST, make_cfg, run
 
 
-async def _scenario(tmp: Path, body: Callable[[Host, Evil, int], Awaitable[Any]]) -> Any:
-    hc = make_cfg(tmp, "host", engine)
+async def _scenario(tmp: Path, body: Callable[[Host, Evil, int], Awaitable[Any]], timeouts: Any = FAST) -> Any:
+    hc = make_cfg(tmp, "host", engine, timeouts=timeouts)
     host = Host(hc, BotDriver(engine, 1, "white"), "127.0.0.1", 0)
     port = await host.start()
     evil = Evil(tmp, hc)
@@ -39,8 +39,9 @@ async def _scenario(tmp: Path, body: Callable[[Host, Evil, int], Awaitable[Any]]
         await host.close()
 
 
-async def _ended(host: Host, n: int = 1, timeout: float = 5.0) -> Outcome:
-    """Wait until the host has finished handling ``n`` game connections; return the last one."""
+async def _ended(host: Host, n: int = 1, timeout: float = 50.0) -> Outcome:
+    """Wait until the host has finished handling ``n`` game connections; return the last one.
+    (``timeout`` only guards against a hang: the tests wait on the event, not on a margin.)"""
     async def wait() -> Outcome:
         while len(host.connections) < n:
             await asyncio.sleep(0.01)
@@ -122,7 +123,7 @@ def test_peer_that_stops_answering_mid_turn_times_out(tmp_path: Path) -> None:
 
     out, before, after, waited = run(_scenario(tmp_path, body))
     assert out.status == "disconnected" and "peer silent for 1.5 s" in out.reason
-    assert 1.0 <= waited < 4.0
+    assert waited >= 1.0           # not before the deadline (under load it only comes later)
     assert after == before and out.match.play.index == 0
 
 
@@ -320,12 +321,16 @@ def test_illegal_action_is_rejected_with_its_rule_and_changes_nothing(tmp_path: 
 
 
 def test_flood_of_frames_is_dropped(tmp_path: Path) -> None:
-    """E4-style flood: more frames per second than the cap: dropped with a reason."""
+    """E4-style flood: more frames per second than the cap: dropped with a reason. The cap is
+    injected small (100/s) and 20x as many frames are sent at once, so that even a host slowed
+    down by a busy machine reads more than the cap within one second (issue 10 item 7)."""
+    timeouts = dataclasses.replace(FAST, max_frames_per_second=100)
+
     async def body(host: Host, evil: Evil, port: int) -> Outcome:
         await _in_play(host, evil, port)
         frame = encode_frame(encode_link(Ping(1)))
-        _raw(evil, frame * (FAST.max_frames_per_second + 50))
+        _raw(evil, frame * (timeouts.max_frames_per_second * 20))
         return await _ended(host)
 
-    out = run(_scenario(tmp_path, body))
-    assert out.status == "disconnected" and "flood: more than 2000 frames per second" in out.reason
+    out = run(_scenario(tmp_path, body, timeouts))
+    assert out.status == "disconnected" and "flood: more than 100 frames per second" in out.reason

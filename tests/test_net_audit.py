@@ -52,7 +52,7 @@ def _wal(cfg: Any) -> bytes:
     return path.read_bytes()
 
 
-async def _ended(host: Host, n: int = 1, timeout: float = 10.0) -> Outcome:
+async def _ended(host: Host, n: int = 1, timeout: float = 50.0) -> Outcome:   # a hang guard, not a margin
     async def wait() -> Outcome:
         while len(host.connections) < n:
             await asyncio.sleep(0.01)
@@ -118,7 +118,7 @@ def test_peer_that_stops_reading_is_dropped_when_our_write_blocks(tmp_path: Path
     assert out.status == "disconnected"
     assert out.reason == "dropped: peer did not read our frame within 0.5 s"
     assert "disconnected: dropped: peer did not read our frame within 0.5 s" in caplog.text
-    assert waited < 10.0
+    assert waited >= 0.5           # dropped at the write deadline, not before (no upper margin: issue 10 item 7)
     assert after == before and out.match.play.index == 0            # our state unchanged
     assert fd == -1                                                  # our socket is closed already
 

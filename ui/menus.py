@@ -56,7 +56,6 @@ def shortcut_command(key: int, mod: int) -> str | None:
 
 #: Items shown but not built yet, with what to do meanwhile (greyed, the reason in the tooltip).
 NOT_YET = {
-    "wifi": "not in the window yet: use `wec host` / `wec join` on the command line",
 }
 
 

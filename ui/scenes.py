@@ -88,6 +88,7 @@ class GameScene:
         self.last_seen: list[LastSeen] = []    # 04/U29 markers, from the session
         self.show_last_seen = True             # View: Toggle Continue View (04/U29)
         self.changed = False                   # a quiet event (mouse motion) changed the screen
+        self.pointer = "move"                  # 04/U34: what the button does now (move / fire)
         self.drawn: list[DrawnToken] = []
 
     def starting(self) -> None:
@@ -145,6 +146,7 @@ class GameScene:
                 self.status, self.error = f"{len(chosen)} actions reach that square: choose one", False
                 return []
         group = choices.actions_from(self.actions, cell, fire)
+        self.pointer = "fire" if fire and group else "move"
         self.selection, self.group, self.pending, self.list_cursor = (cell if group else None), group, [], 0
         self.list_scroll = 0
         if not group:

@@ -60,6 +60,7 @@ class Shell:
         self.dirty = True
         self.drew = False                  # the last frame drew something (so flip it)
         self.progress_shown: list[tuple[int, int]] = []   # what the loading bar showed (tests)
+        self._cursor = -1
 
     @property
     def session(self) -> Session:
@@ -132,11 +133,23 @@ class Shell:
         else:
             self.surface.fill((24, 26, 30))
         self.manager.draw_ui(self.surface)
+        self._pointer()
         self.dirty, self.drew = False, True
 
     def _typing(self) -> bool:
         """A text field (the file dialog's name) has the keyboard: its keys are its own."""
         return any(isinstance(el, UITextEntryLine) for el in self.manager.get_focus_set() or ())
+
+    def _pointer(self) -> None:
+        """04/U34: a crosshair while a Fire is being aimed, a hand otherwise on the board."""
+        scene = self.driver.scene
+        want = pygame.SYSTEM_CURSOR_CROSSHAIR if getattr(scene, "pointer", "") == "fire" else pygame.SYSTEM_CURSOR_ARROW
+        if want != self._cursor:
+            try:
+                pygame.mouse.set_cursor(want)
+            except pygame.error:
+                pass                        # no cursors without a real display
+            self._cursor = want
 
     def _over_menu(self, e: pygame.event.Event) -> bool:
         pos = getattr(e, "pos", None)

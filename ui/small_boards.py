@@ -30,26 +30,41 @@ def small_boards_rect(lay: Layout = LAYOUT) -> pygame.Rect:
 def draw_small_boards(surface: pygame.Surface, view: PlayerView, selection: tuple[int, int] | None = None,
                       lay: Layout = LAYOUT) -> list[tuple[str, int, int, str]]:
     """Draw the three level boards from ``view.player``'s seat; returns (level, row, col, side)
-    of every dot drawn, for tests."""
-    area, drawn = small_boards_rect(lay), []
+    of every dot drawn, for tests. The picture is made once per content and reused."""
+    area = small_boards_rect(lay)
+    dots = tuple(sorted({(p.level, p.row, p.col, p.side) for p in view.own} |
+                        {(s.level, s.row, s.col, s.side) for s in view.seen}))
+    shots = tuple(sorted((pr.level, pr.row, pr.col) for pr in view.projectiles))
+    key = (view.player, dots, shots, selection, area.size)
+    if _LAST[0] != key:
+        _LAST[:] = [key, _picture(view.player, dots, shots, selection, area)]
+    surface.blit(_LAST[1], area.topleft)
+    return [(lv, r, c, side) for lv, r, c, side in dots]
+
+
+_LAST: list[object] = [None, None]
+
+
+def _picture(viewer: str, dots: tuple[tuple[str, int, int, str], ...], shots: tuple[tuple[str, int, int], ...],
+             selection: tuple[int, int] | None, area: pygame.Rect) -> pygame.Surface:
+    image = pygame.Surface(area.size)
+    image.fill(theme.BACKGROUND)
     for i, (level, name) in enumerate(_LEVELS):
-        x = area.x + i * (10 * SMALL_CELL + _GAP)
-        caption = theme.text(14, name, theme.DIM)
-        surface.blit(caption, (x, area.y))
-        top = area.y + 16
-        surface.blit(_empty_board(), (x, top))
-        pieces = [(p.row, p.col, p.side) for p in view.own if p.level == level]
-        pieces += [(s.row, s.col, s.side) for s in view.seen if s.level == level]
-        for row, col, side in sorted(set(pieces)):
-            pygame.draw.circle(surface, theme.PIECE_FILL[side, level], _cell(x, top, row, col, view.player).center, 4)
-            pygame.draw.circle(surface, theme.STRIP_LINE, _cell(x, top, row, col, view.player).center, 4, 1)
-            drawn.append((level, row, col, side))
-        for pr in view.projectiles:
-            if pr.level == level:
-                pygame.draw.circle(surface, theme.PROJECTILE, _cell(x, top, pr.row, pr.col, view.player).center, 2)
+        x = i * (10 * SMALL_CELL + _GAP)
+        image.blit(theme.text(14, name, theme.DIM), (x, 0))
+        top = 16
+        image.blit(_empty_board(), (x, top))
+        for lv, row, col, side in dots:
+            if lv == level:
+                centre = _cell(x, top, row, col, viewer).center
+                pygame.draw.circle(image, theme.PIECE_FILL[side, level], centre, 4)
+                pygame.draw.circle(image, theme.STRIP_LINE, centre, 4, 1)
+        for lv, row, col in shots:
+            if lv == level:
+                pygame.draw.circle(image, theme.PROJECTILE, _cell(x, top, row, col, viewer).center, 2)
         if selection is not None:
-            pygame.draw.rect(surface, theme.SELECTED, _cell(x, top, *selection, view.player), 1)
-    return drawn
+            pygame.draw.rect(image, theme.SELECTED, _cell(x, top, *selection, viewer), 1)
+    return image
 
 
 _EMPTY: list[pygame.Surface] = []

@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "wec_p2p.cmd_net_peers",  # peers (discovery)
     "wec_p2p.cmd_demo",     # demo: two peers over 127.0.0.1, endpoint, full game
     "wec_p2p.cmd_play",
+    "wec_p2p.cmd_window",   # window: what `wec` alone opens (issue 9)
 )
 
 
@@ -36,7 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run ``wec``; returns the process exit code."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser().parse_args(argv or ["window"])   # `wec` alone opens the window (issue 9)
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

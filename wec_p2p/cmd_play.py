@@ -39,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
     from ui.app import state_summary
     from ui.layout import LAYOUT
     from ui.session import Session
-    from ui.shell import Shell
+    from ui.net_shell import NetShell
+    from wec_p2p.cmd_window import bridge_factory
     from wec_p2p.paths import data_dir
 
     try:
@@ -63,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
         except pygame.error as exc:
             print(f"wec play: cannot open a window ({exc}); with no display use --headless --script")
             return 2
-        shell = Shell(session, surface, autosave=autosave)
+        shell = NetShell(session, surface, autosave=autosave, bridge_factory=bridge_factory(args),
+                         home=False)              # File > Play over WiFi opens the lobby (issue 9)
         code = shell.run(args.script)
         session = shell.session
     finally:

@@ -1,0 +1,395 @@
+"""Two people, two windows, one WiFi game (issue 9): two ``NetShell`` windows in this process,
+each drawing on its own surface with its own ``NetBridge`` (real mDNS and TLS on 127.0.0.1),
+driven only by mouse and keyboard events posted to each window, read from what each screen
+shows (the screens' own models and pixels).
+
+Screenshots of the real windows go to ``$WEC_SCREENSHOTS`` when it is set (docs/screenshots/).
+"""
+from __future__ import annotations
+
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+import engine.api as engine
+from engine.actions import EndTurn, Move
+from engine.notation import format_action
+from net import frontend as fe
+from net.bridge import BridgeConfig, NetBridge
+from net.peers import PeerStore
+from net_helpers import FAST, make_cfg
+from ui import choices
+from ui.layout import LAYOUT, cell_rect
+from ui.lobby_screen import LobbyScreen, peer_words
+from ui.net_session import LAST_ACTION_COLOUR, NetGameScene
+from ui.net_shell import NetShell
+from ui.panel_view import end_button, list_row_rect
+from ui.session import Session
+from ui.setup_screen import SetupScreen
+from ui.words import describe
+
+LOOPBACK = ["127.0.0.1"]
+WAIT = 90.0                 # a hang guard only: nothing here measures time
+TIMEOUTS = replace(FAST, confirm=60.0, dead=10.0)
+PLY_LIMIT = 12
+SHOTS = os.environ.get("WEC_SCREENSHOTS")
+
+
+class Window:
+    """One laptop: a NetShell on its own surface; input only as pygame events."""
+
+    def __init__(self, tmp: Path, name: str, hint_after: float = -1) -> None:
+        cfg = make_cfg(tmp, name, engine, timeouts=TIMEOUTS)
+        self.name, self.fp, self.data_dir = name, cfg.identity.fingerprint, cfg.data_dir
+        self.surface = pygame.Surface((LAYOUT.width, LAYOUT.height))
+        self.cfg = BridgeConfig(cfg, interfaces=LOOPBACK, hint_after=hint_after, backoff=0.05)
+        self.shell = NetShell(Session(engine.new_game()), self.surface, bridge_factory=lambda: NetBridge(self.cfg))
+
+    def frame(self, events: list[pygame.event.Event] | None = None) -> None:
+        self.shell.pump(list(events or []), 0.05)
+
+    def click(self, pos: tuple[int, int], button: int = 1) -> None:
+        """A real press and release at ``pos`` and a frame for the widgets to react."""
+        self.frame([pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)),
+                    pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button),
+                    pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button)])
+        self.frame()
+
+    def press(self, element: Any) -> None:
+        assert element.is_enabled, f"{self.name}: {element.text!r} is disabled"
+        self.click(element.rect.center)
+
+    def key(self, k: int) -> None:
+        self.frame([pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode=""),
+                    pygame.event.Event(pygame.KEYUP, key=k, mod=0, unicode="")])
+        self.frame()
+
+    def type(self, text: str) -> None:
+        self.frame([pygame.event.Event(pygame.TEXTINPUT, text=ch) for ch in text])
+
+    def pick(self, dropdown: Any, text: str) -> None:
+        """Open a drop-down by a click and click its item ``text``."""
+        self.press(dropdown)
+        items = dropdown.current_state.options_selection_list.item_list
+        button = next(i["button_element"] for i in items if i["text"] == text)
+        self.click(button.rect.center)
+
+    def shot(self, name: str) -> None:
+        if SHOTS:
+            Path(SHOTS).mkdir(parents=True, exist_ok=True)
+            self.shell.dirty = True
+            self.frame()
+            pygame.image.save(self.surface, str(Path(SHOTS) / f"{name}.png"))
+
+    @property
+    def lobby(self) -> LobbyScreen:
+        assert isinstance(self.shell.screen, LobbyScreen), self.shell.screen
+        return self.shell.screen
+
+    @property
+    def setup(self) -> SetupScreen:
+        assert isinstance(self.shell.screen, SetupScreen), self.shell.screen
+        return self.shell.screen
+
+    @property
+    def scene(self) -> NetGameScene:
+        scene = self.shell.driver.scene
+        assert isinstance(scene, NetGameScene), scene
+        return scene
+
+
+def until(windows: tuple[Window, ...], ok: Callable[[], bool], what: str) -> None:
+    """Run frames on every window until ``ok()`` (a hang guard, not a time limit under test)."""
+    deadline = time.monotonic() + WAIT
+    while not ok():
+        assert time.monotonic() < deadline, f"never happened: {what}; " + "; ".join(
+            f"{w.name} saw {[type(e).__name__ for e in w.shell.seen if not isinstance(e, fe.PeersChanged)]}"
+            for w in windows)
+        for w in windows:
+            w.frame()
+        time.sleep(0.01)
+
+
+@pytest.fixture
+def windows(tmp_path: Path) -> Iterator[tuple[Window, Window]]:
+    pygame.init()
+    pygame.display.set_mode((LAYOUT.width, LAYOUT.height))     # one display; each window its own surface
+    alice, bob = Window(tmp_path, "Alice"), Window(tmp_path, "Bob")
+    try:
+        yield alice, bob
+    finally:
+        alice.shell.close_bridge()
+        bob.shell.close_bridge()
+        pygame.quit()
+
+
+def _peer_button(w: Window, fp: str) -> Any:
+    key = next(p.key for p in w.lobby.peers if p.fingerprint == fp)
+    return w.lobby.peer_buttons[key]
+
+
+def _lobby_and_pairing(alice: Window, bob: Window) -> None:
+    """04/U59: home > Play over WiFi on both; each lists the other under PEERS; Bob connects; the
+    same code on both screens, confirmed on both; both remember the other."""
+    both = (alice, bob)
+    for w in both:
+        w.press(w.shell.screen.buttons["wifi"])
+        assert isinstance(w.shell.screen, LobbyScreen)
+    until(both, lambda: all(any(p.fingerprint == o.fp and p.hosting for p in w.lobby.peers)
+                            for w, o in ((alice, bob), (bob, alice))), "both laptops under PEERS")
+    seen = next(p for p in bob.lobby.peers if p.fingerprint == alice.fp)
+    assert (seen.name, seen.short_fp, seen.state) == ("Alice", alice.fp[:16], "new")
+    assert _peer_button(bob, alice.fp).text == peer_words(seen)
+    assert f"Alice   {alice.fp[:16]}   new" in _peer_button(bob, alice.fp).text
+    until(both, lambda: alice.lobby.me is not None and alice.lobby.me.port > 0, "ME with its port")
+    me = alice.lobby.me
+    assert me is not None and me.fingerprint == alice.fp and me.addresses == ("127.0.0.1",)
+    assert f"127.0.0.1:{me.port}" in alice.lobby.me_box.html_text
+    bob.shot("wifi-lobby")
+    assert not bob.lobby.connect.is_enabled                 # nothing selected yet
+    bob.press(_peer_button(bob, alice.fp))
+    bob.press(bob.lobby.connect)
+    until(both, lambda: all(w.lobby.dialog_kind == "code" for w in both), "the pairing code on both")
+    codes = [w.lobby.code for w in both]
+    assert codes[0] is not None and codes[1] is not None and codes[0].code == codes[1].code
+    assert (codes[0].peer_name, codes[1].peer_name) == ("Bob", "Alice")
+    for w in both:
+        assert w.lobby.code is not None and w.lobby.code.code in w.lobby.dialog_text.html_text
+    alice.shot("wifi-pairing-code")
+    for w in both:
+        w.press(w.lobby.dialog_buttons["yes"])
+    until(both, lambda: all(isinstance(w.shell.screen, SetupScreen) for w in both), "the setup screen on both")
+    assert [p.fingerprint for p in PeerStore(alice.data_dir).all()] == [bob.fp]
+    assert [p.fingerprint for p in PeerStore(bob.data_dir).all()] == [alice.fp]
+
+
+def _negotiate(alice: Window, bob: Window) -> dict[str, Window]:
+    """04/U60: both ask for White, the coin decides; 04/U21: governments need no approval; 04/U61:
+    Bob's turn limit approved by Alice, his tank range rejected; Finish on both; rules shown."""
+    both = (alice, bob)
+    for w in both:
+        w.press(w.setup.white)
+    alice.pick(alice.setup.gov, "Theocracy (Avatar, Acolyte)")
+    for w in both:
+        w.press(w.setup.gov_button)
+    until(both, lambda: all(w.setup.toss is not None for w in both), "the colour toss on both")
+    mine = {w.setup.toss.mine for w in both}            # type: ignore[union-attr]
+    assert mine == {"white", "black"}
+    assert {w.setup.toss.toss_winner for w in both} == {"me", "peer"}   # type: ignore[union-attr]
+    for w in both:
+        assert w.setup.colour_label.text.startswith(f"you play {w.setup.toss.mine.capitalize()}")  # type: ignore
+
+    bob.pick(bob.setup.option, "Turn limit")
+    bob.click(bob.setup.value.rect.center)
+    bob.key(pygame.K_END)
+    bob.key(pygame.K_BACKSPACE)
+    bob.type(str(PLY_LIMIT))
+    assert bob.setup.value.get_text() == str(PLY_LIMIT)
+    bob.press(bob.setup.request)
+    until(both, lambda: alice.setup.dialog is not None, "Bob's request on Alice's screen")
+    assert "Turn limit: 12 (standard: no limit)" in alice.setup.dialog_text.html_text
+    alice.shot("wifi-rule-request")
+    alice.press(alice.setup.approve)
+    until(both, lambda: any(a.accepted for a in bob.setup.answers), "the approval on Bob's screen")
+    assert bob.setup.answers[-1].changes == (("ply_limit", PLY_LIMIT),)
+
+    bob.pick(bob.setup.option, "Tank range")
+    bob.pick(bob.setup.value, "8")
+    bob.press(bob.setup.request)
+    until(both, lambda: alice.setup.dialog is not None, "the second request on Alice's screen")
+    assert "Tank range: 8 (standard: 7)" in alice.setup.dialog_text.html_text
+    alice.press(alice.setup.reject)
+    until(both, lambda: len(bob.setup.answers) == 2, "the rejection on Bob's screen")
+    assert (bob.setup.answers[1].accepted, bob.setup.answers[1].changes) == (False, (("tank_range", 8),))
+    until(both, lambda: all(w.setup.setup is not None and w.setup.setup.ready for w in both), "ready on both")
+    for w in both:
+        assert "Turn limit: 12" in w.setup.agreed.html_text and "Tank range" not in w.setup.agreed.html_text
+        assert "rejected" in w.setup.requests.html_text and "accepted" in w.setup.requests.html_text
+        w.press(w.setup.finish)
+    until(both, lambda: all(w.shell.net_session is not None for w in both), "the board on both")
+    by_colour = {w.shell.net_session.colour: w for w in both}   # type: ignore[union-attr]
+    assert set(by_colour) == {"white", "black"}
+    for w in both:
+        assert w.shell.agreed is not None and ("ply_limit", PLY_LIMIT) in w.shell.agreed.changed
+        assert dict(w.shell.agreed.options)["tank_range"] == 7
+        notice = w.shell.notice
+        assert notice is not None and "Turn limit: 12" in notice.text_block.html_text
+        w.press(notice.dismiss_button)
+    govs = dict(alice.shell.agreed.options)                     # type: ignore[union-attr]
+    assert govs["gov_" + alice.shell.net_session.colour] == "theocracy"   # type: ignore[union-attr]
+    return by_colour
+
+
+def _clicks_for(scene: NetGameScene, rng: random.Random) -> tuple[Move, list[tuple[int, int]]]:
+    """Two left clicks (piece, destination) that choose one Move, seeded."""
+    moves = []
+    for a in scene.actions:
+        if isinstance(a, Move):
+            src, dst = choices.source_cell(a), choices.target_cell(a)
+            if choices.actions_to(choices.actions_from(scene.actions, src, False), dst) == [a]:
+                moves.append(a)
+    move = rng.choice(moves)
+    return move, [cell_rect(*choices.source_cell(move), scene.view.player).center,
+            cell_rect(*choices.target_cell(move), scene.view.player).center]
+
+
+def test_two_windows_pair_negotiate_play_undo_and_finish_over_wifi(windows: tuple[Window, Window]) -> None:
+    """Issue 9 (04/U59, U60, U61, U31): the lobby, the code on both, one rule approved and one
+    rejected, 12 turns by clicks on both boards with the peer's last action framed and in words,
+    "waiting for…" on the idle side, an undo request refused, the game over on both (RUL-53)."""
+    alice, bob = windows
+    both = (alice, bob)
+    _lobby_and_pairing(alice, bob)
+    by_colour = _negotiate(alice, bob)
+    black, white = by_colour["black"], by_colour["white"]
+    rng = random.Random(9)
+    until(both, lambda: bool(black.scene.actions), "Black's move first (04/U61)")
+    assert not white.scene.actions and white.scene.banner.startswith("waiting for Black")
+    white.shot("wifi-waiting")
+    turns, undo_done = 0, False
+    while black.shell.net_session.over is None or white.shell.net_session.over is None:   # type: ignore
+        mover = next((w for w in both if w.scene.actions and w.shell.net_session.sent is None), None)  # type: ignore
+        if mover is None:
+            for w in both:
+                w.frame()
+            time.sleep(0.01)
+            continue
+        other = white if mover is black else black
+        session = mover.shell.net_session
+        assert session is not None and other.shell.net_session is not None
+        if not session.view.turn or not session.view.turn.actions:      # the turn's Move, by two clicks
+            before = len(other.shell.net_session.turns) + len(other.shell.net_session.this_turn)
+            move, (src, dst) = _clicks_for(mover.scene, rng)
+            mover.click(src)
+            assert mover.scene.selection is not None
+            mover.click(dst)
+            sent = format_action(move)
+            until(both, lambda: any(isinstance(e, fe.MyActionApplied) and e.text == sent
+                                    for e in mover.shell.seen[-4:]), "the move applied on both")
+            until(both, lambda: other.shell.net_session.last is not None and     # type: ignore[union-attr]
+                  other.shell.net_session.last[0] == sent, "the move on the other screen")
+            action = engine.parse_action(sent)
+            assert other.scene.last_words.endswith(describe(action, other.scene.view))
+            cell = cell_rect(*choices.target_cell(action), other.scene.view.player)
+            other.shell.dirty = True
+            other.frame()
+            assert tuple(other.surface.get_at(cell.topleft))[:3] == LAST_ACTION_COLOUR
+            assert len(other.shell.net_session.this_turn) + len(other.shell.net_session.turns) == before + 1
+            continue
+        if mover is black and turns >= 2 and not undo_done:              # ask to take the Move back
+            undo_done = True
+            view_before = session.view
+            mover.key(pygame.K_z)
+            until(both, lambda: other.shell.undo_panel is not None, "the undo request on the other screen")
+            other.shot("wifi-undo-request")
+            other.press(other.shell.undo_buttons["no"])
+            until(both, lambda: any(isinstance(e, fe.UndoAnswered) for e in mover.shell.seen), "the answer")
+            answer = next(e for e in mover.shell.seen if isinstance(e, fe.UndoAnswered))
+            assert (answer.asked_by, answer.accepted) == ("me", False)
+            diff = [f for f in view_before._fields if getattr(view_before, f) != getattr(session.view, f)]
+            assert diff == [], [(f, getattr(view_before, f), getattr(session.view, f)) for f in diff]
+            assert mover.scene.status.startswith("your undo request was refused")
+            until(both, lambda: bool(mover.scene.actions), "the turn goes on after the refusal")
+            continue
+        assert any(isinstance(a, EndTurn) for a in mover.scene.actions)
+        mover.click(end_button().center)
+        turns += 1
+        until(both, lambda: not mover.scene.actions or mover.shell.net_session.over is not None,  # type: ignore
+              "the turn ended")
+    assert turns == PLY_LIMIT and undo_done
+    for w in both:
+        over = w.shell.net_session.over                                  # type: ignore[union-attr]
+        assert over is not None and (over.result, over.reason) == ("draw", f"ply limit {PLY_LIMIT} (RUL-53)")
+        assert w.scene.view.result == "draw" and w.scene._title().startswith("Game over: Draw")
+        assert w.shell.notice is not None and "Game over: A draw" in w.shell.notice.text_block.html_text
+        ends = [e for e in w.shell.seen if isinstance(e, (fe.PeerActed, fe.MyActionApplied)) and e.text == "END"]
+        assert len(ends) == PLY_LIMIT
+        assert len(w.shell.net_session.turns) == PLY_LIMIT                # type: ignore[union-attr]
+    assert black.shell.net_session.over.state_hash == white.shell.net_session.over.state_hash  # type: ignore
+    black.shot("wifi-game-over")
+
+
+def test_empty_lobby_says_why_with_this_laptops_addresses(tmp_path: Path) -> None:
+    """Issue 9 item 2 (04/U59): alone, the lobby explains what may block discovery and shows the
+    address to type on the other laptop; the host:port field joins by address."""
+    pygame.init()
+    pygame.display.set_mode((LAYOUT.width, LAYOUT.height))
+    w = Window(tmp_path, "Alone", hint_after=0.0)
+    try:
+        w.press(w.shell.screen.buttons["wifi"])
+        until((w,), lambda: w.lobby.diagnosed is not None, "the diagnosis")
+        text = w.lobby.diagnosis.html_text
+        assert w.lobby.diagnosis.visible and text.startswith("No other game found. This laptop's addresses:")
+        assert "client isolation" in text and "a firewall drops mDNS" in text
+        w.click(w.lobby.address.rect.center)
+        w.type("nobody-here")
+        w.press(w.lobby.connect_address)
+        until((w,), lambda: "not host:port" in w.lobby.message.text, "the refusal of a bad address")
+        assert w.lobby.message.text.startswith("Problem:")
+        until((w,), lambda: sum(isinstance(e, fe.Hosting) for e in w.shell.seen) >= 2, "hosting again")
+    finally:
+        w.shell.close_bridge()
+        pygame.quit()
+
+
+def test_resign_from_the_window_ends_the_game_on_both_screens(windows: tuple[Window, Window]) -> None:
+    """RUL-53: Resign during one's own turn, confirmed in a dialog; the other side wins, on both
+    screens, with the same final state."""
+    alice, bob = windows
+    both = (alice, bob)
+    _lobby_and_pairing(alice, bob)
+    by_colour = _negotiate(alice, bob)
+    black, white = by_colour["black"], by_colour["white"]
+    until(both, lambda: bool(black.scene.actions), "Black's turn")
+    black.press(black.shell.game_buttons["resign"])
+    assert black.shell.question == "resign"
+    black.press(black.shell.undo_buttons["yes"])
+    until(both, lambda: all(w.shell.net_session.over is not None for w in both), "game over on both")  # type: ignore
+    overs = [w.shell.net_session.over for w in both]                     # type: ignore[union-attr]
+    assert [o.result for o in overs] == ["white", "white"]               # type: ignore[union-attr]
+    assert all("black resigned (RUL-53)" in o.reason for o in overs)     # type: ignore[union-attr]
+    assert overs[0].state_hash == overs[1].state_hash                    # type: ignore[union-attr]
+    for w in both:
+        assert w.scene._title().startswith("Game over: White wins")
+        assert "Game over: White wins" in w.shell.notice.text_block.html_text   # type: ignore[union-attr]
+        assert not w.shell.game_buttons
+
+
+def test_a_draw_offered_in_the_window_and_accepted_ends_the_game_drawn(windows: tuple[Window, Window]) -> None:
+    """RUL-53: White offers a draw during its turn (after its Move); Black accepts in the dialog;
+    the game is drawn on both screens."""
+    alice, bob = windows
+    both = (alice, bob)
+    _lobby_and_pairing(alice, bob)
+    by_colour = _negotiate(alice, bob)
+    black, white = by_colour["black"], by_colour["white"]
+    rng = random.Random(3)
+    for mover in (black, white):                       # one Move and End Turn each
+        until(both, lambda: bool(mover.scene.actions) and mover.shell.net_session.sent is None, "a turn")  # type: ignore
+        _, (src, dst) = _clicks_for(mover.scene, rng)
+        mover.click(src)
+        mover.click(dst)
+        until(both, lambda: any(isinstance(a, EndTurn) for a in mover.scene.actions), "the Move applied")
+        if mover is white:
+            mover.press(mover.shell.game_buttons["draw"])
+            until(both, lambda: black.shell.question == "draw", "the offer on Black's screen")
+            black.press(black.shell.undo_buttons["yes"])
+        mover.click(end_button().center)
+    until(both, lambda: all(w.shell.net_session.over is not None for w in both), "game over on both")  # type: ignore
+    overs = [w.shell.net_session.over for w in both]                     # type: ignore[union-attr]
+    assert [o.result for o in overs] == ["draw", "draw"]                 # type: ignore[union-attr]
+    assert overs[0].reason == overs[1].reason and overs[0].state_hash == overs[1].state_hash  # type: ignore
+    for w in both:
+        assert w.scene._title().startswith("Game over: Draw")

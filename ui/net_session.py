@@ -1,0 +1,284 @@
+"""A WiFi game as the window's session: its view comes from bridge events, its actions are posted.
+
+``NetSession`` stands where ``ui.session.Session`` stands for a local game (``ui.app.Driver``
+asks it for a scene and hands it the player's actions), but it holds no game state: the
+network side (``net.bridge.NetBridge``) owns the game. Each bridge event goes through
+``on_event``, which keeps what the screen shows: this player's ``PlayerView`` only (RUL-18),
+the legal actions while it is our turn, the peer's last action (highlighted and in words),
+"waiting for White…", a lost connection, an undo request and the end of the game.
+``apply`` posts ``Act``; the board changes only when the bridge says the action was applied.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from engine.actions import Action, EndTurn
+from engine.notation import NotationError, format_action, parse_action
+from engine.options import Options
+from engine.view import PlayerView
+from net import frontend as fe
+
+from . import choices, theme
+from .layout import LAYOUT, Layout, cell_rect
+from .scenes import SIDE_NAME, GameScene
+from .words import describe
+
+__all__ = ["NetSession", "NetGameScene", "COLOUR_SIDE", "LAST_ACTION_COLOUR"]
+
+COLOUR_SIDE = {"white": "W", "black": "B"}
+LAST_ACTION_COLOUR = (60, 200, 255)     # the peer's last action: its squares framed in this
+
+
+@dataclass
+class _StateShim:
+    """What ``ui.shell.Shell`` reads of ``session.state`` (menus, game status) in a WiFi game."""
+
+    options: Options
+    history: list[str] = field(default_factory=list)
+    actions: tuple[Any, ...] = ()
+    side_to_move: str = "B"
+    ply: int = 1
+    result: str | None = None
+
+
+class NetGameScene(GameScene):
+    """The hotseat board for one player, plus the peer's last action framed and a banner line."""
+
+    def __init__(self, view: PlayerView, actions: list[Action], history: list[str], status: str = "",
+                 error: bool = False, lay: Layout = LAYOUT, last_cells: tuple[tuple[int, int], ...] = (),
+                 last_words: str = "", banner: str = "", over: str = "") -> None:
+        super().__init__(view, actions, history, status, error, lay)
+        self.last_cells, self.last_words, self.banner, self.over = last_cells, last_words, banner, over
+
+    def _title(self) -> str:
+        """As on the hotseat board; a game ended by the protocol (resigned, agreed draw) says so too."""
+        return self.over or super()._title()
+
+    def starting(self) -> None:
+        """The banner ("waiting for White…", "connection lost…") is the first status shown."""
+        if not self.status and self.banner:
+            self.status = self.banner
+        super().starting()
+
+    def draw(self, surface: pygame.Surface) -> list[Any]:
+        """The board as in hotseat, then the peer's last action framed and written out."""
+        drawn = super().draw(surface)
+        for row, col in self.last_cells:
+            pygame.draw.rect(surface, LAST_ACTION_COLOUR, cell_rect(row, col, self.view.player, self.lay), 3)
+        if self.last_words:
+            y = self.lay.board_y + self.lay.board_size + 32
+            text = theme.fit(18, "Last: " + self.last_words, self.lay.panel_x - self.lay.board_x - 8)
+            surface.blit(theme.text(18, text, LAST_ACTION_COLOUR), (self.lay.board_x, y))
+        return drawn
+
+
+class NetSession:
+    """One WiFi game seen from this laptop; ``bridge`` is anything with ``post(command)``."""
+
+    computer: str | None = None
+    save_path: Path | None = None
+
+    def __init__(self, bridge: Any, colour: str, view: PlayerView) -> None:
+        self.bridge, self.colour, self.side = bridge, colour, COLOUR_SIDE[colour]
+        self.view = view
+        self.legal: list[Action] = []
+        self.privacy_pending = False           # never: each laptop shows only its own player
+        self.turns: list[str] = []             # finished turns, one line each, in words
+        self.this_turn: list[str] = []         # the actions of the turn in progress, in words
+        self.last: tuple[str, str] | None = None    # the peer's last action: (notation, words)
+        self.banner = ""                       # "waiting for White…", "connection lost…"
+        self.notice, self.notice_error = "", False
+        self.lost = False
+        self.over: fe.GameOver | None = None
+        self.undo_asked: int | None = None     # the peer asks to take back action ``index``
+        self.draw_offered = False
+        self.sent: str | None = None           # our action on its way (no second one meanwhile)
+
+    # -- what Shell and Driver read --------------------------------------------------------
+
+    @property
+    def state(self) -> _StateShim:
+        """Enough of a game state for the menus: options, started, this turn's actions."""
+        turn = self.view.turn
+        return _StateShim(self.view.options, list(self.turns), tuple(turn.actions) if turn else (),
+                          self.view.side_to_move, self.view.ply, self.view.result)
+
+    @property
+    def viewer(self) -> str:
+        """Always this laptop's player."""
+        return self.side
+
+    def scene(self, status: str = "", error: bool = False) -> NetGameScene:
+        """The board for our player only (RUL-18): our legal actions while it is our turn."""
+        if not status and self.notice:
+            status, error = self.notice, self.notice_error      # kept until the next action
+        last_cells: tuple[tuple[int, int], ...] = ()
+        last_words = ""
+        if self.last is not None:
+            text, last_words = self.last
+            last_cells = _cells(text)
+            last_words = f"{SIDE_NAME[_other(self.side)]}: {last_words}"
+        return NetGameScene(self.view, [] if self.sent or self.lost else self.legal, self.history(),
+                            status, error, last_cells=last_cells, last_words=last_words, banner=self.banner,
+                            over=self._over_title())
+
+    def _over_title(self) -> str:
+        if self.over is None:
+            return ""
+        winner = {"white": "White wins", "black": "Black wins"}.get(self.over.result, "Draw")
+        return f"Game over: {winner}, {self.over.reason}"
+
+    def history(self) -> list[str]:
+        """Finished turns and the one in progress, in words."""
+        who = SIDE_NAME[self.view.side_to_move]
+        return self.turns + ([f"{who}: " + "; ".join(self.this_turn)] if self.this_turn else [])
+
+    # -- what the player does --------------------------------------------------------------
+
+    def apply(self, action: Action) -> str | None:
+        """Post our action; None when sent, else why not (nothing is sent then)."""
+        if self.over is not None:
+            return "the game is over"
+        if self.lost:
+            return "connection lost — waiting for the other laptop"
+        if self.sent is not None:
+            return "your last action is still on its way to the other laptop"
+        if action not in self.legal:
+            return f"not your move: waiting for {SIDE_NAME[self.view.side_to_move]}" if not self.legal \
+                else "that action is not legal now"
+        self.sent, self.notice = format_action(action), ""
+        self.bridge.post(fe.Act(self.sent))
+        return None
+
+    def undo(self) -> str | None:
+        """Ask the other player to take back the last action (non-competitive games, 04/U31)."""
+        if self.view.options.competitive:
+            return "a competitive game has no undo (04/U31, 02/D24)"
+        if self.over is not None:
+            return "the game is over"
+        self.bridge.post(fe.RequestUndo())
+        self.notice, self.notice_error = "undo asked: waiting for the other player's answer", False
+        return None
+
+    def undo_turn(self) -> str | None:
+        """Not in a WiFi game: each undo is one request the other player answers."""
+        return "in a WiFi game ask for one undo at a time (Undo last action, Ctrl+Z)"
+
+    def switch_sides(self) -> str | None:
+        """Never: each laptop plays its own colour."""
+        return "in a WiFi game each laptop plays its own colour"
+
+    def save(self, path: str | Path) -> str | None:
+        """A WiFi game is written to both laptops' logs as it goes."""
+        return "a WiFi game saves itself on both laptops as it is played (04/U63)"
+
+    def answer_undo(self, yes: bool, reason: str = "") -> None:
+        """Our answer to the peer's undo request."""
+        self.undo_asked = None
+        self.bridge.post(fe.AnswerUndo(yes, reason))
+
+    # -- what the bridge says ---------------------------------------------------------------
+
+    def on_event(self, ev: Any) -> bool:
+        """Take one bridge event; True when the screen must show a fresh scene."""
+        if isinstance(ev, fe.YourTurn):
+            self.view, self.legal, self.sent = ev.view, _parsed(ev.legal), None
+            self.banner = "your move: left-click a piece to Move it, right-click to Fire (04/U33)"
+        elif isinstance(ev, fe.Waiting):
+            self.legal = []
+            self.banner = f"waiting for {SIDE_NAME[COLOUR_SIDE[ev.side]]}… ({ev.why})"
+        elif isinstance(ev, fe.PeerActed):
+            self.view, self.notice = ev.view, ""
+            if not ev.text.startswith("END"):      # End Turn moves nothing: keep the action before it
+                self.last = (ev.text, _words(ev.text, ev.view))
+            self._record(ev.text, ev.view)
+        elif isinstance(ev, fe.MyActionApplied):
+            self.view, self.sent, self.notice = ev.view, None, ""
+            self._record(ev.text, ev.view)
+        elif isinstance(ev, fe.ActionRefused):
+            self.sent = None
+            self.notice, self.notice_error = f"refused ({ev.rule}): {ev.reason}", True
+        elif isinstance(ev, fe.CommandRefused):
+            if isinstance(ev.command, fe.Act):
+                self.sent = None
+            self.notice, self.notice_error = ev.reason, True
+        elif isinstance(ev, fe.UndoRequested):
+            self.undo_asked = ev.index
+        elif isinstance(ev, fe.UndoAnswered):
+            if ev.view is not None:
+                self.view = ev.view
+            if ev.accepted and self.this_turn:
+                self.this_turn.pop()
+            whose = "your" if ev.asked_by == "me" else "the other player's"
+            said = "accepted" if ev.accepted else "refused" + (f": {ev.reason}" if ev.reason else "")
+            self.notice, self.notice_error = f"{whose} undo request was {said}", not ev.accepted
+        elif isinstance(ev, fe.ConnectionLost):
+            self.lost = True
+            self.banner = "connection lost — waiting for the other laptop"
+        elif isinstance(ev, (fe.Resumed, fe.Connected)):
+            self.lost = False
+            self.banner = "the other laptop is back: the game goes on"
+        elif isinstance(ev, fe.GameOver):
+            self.over, self.legal, self.sent = ev, [], None
+            if ev.view is not None:
+                self.view = ev.view
+            winner = {"white": "White wins", "black": "Black wins"}.get(ev.result, "Draw")
+            self.banner = f"game over: {winner} ({ev.reason})"
+        elif isinstance(ev, fe.DrawOffered):
+            self.draw_offered = True
+        elif isinstance(ev, fe.DrawDeclined):
+            self.draw_offered = False
+            who = "you" if ev.by == "me" else "the other player"
+            self.notice, self.notice_error = f"the draw offer was declined by {who} (RUL-53)", False
+        elif isinstance(ev, fe.DrawLapsed):
+            self.draw_offered = False
+            self.notice, self.notice_error = "the draw offer lapsed unanswered (RUL-53)", False
+        else:
+            return False
+        return True
+
+    def _record(self, text: str, view: PlayerView) -> None:
+        words = _words(text, view)
+        if text == "END" or text.startswith("END"):
+            mover = _other(view.side_to_move) if view.result is None else view.side_to_move
+            self.turns.append(f"{SIDE_NAME[mover]}: " + "; ".join(self.this_turn + ["ends the turn"]))
+            self.this_turn = []
+        else:
+            self.this_turn.append(words)
+
+
+def _parsed(texts: tuple[str, ...]) -> list[Action]:
+    out = []
+    for t in texts:
+        try:
+            out.append(parse_action(t))
+        except NotationError:
+            continue
+    return out
+
+
+def _words(text: str, view: PlayerView) -> str:
+    try:
+        return describe(parse_action(text), view)
+    except (NotationError, ValueError):
+        return text
+
+
+def _cells(text: str) -> tuple[tuple[int, int], ...]:
+    """The squares of an action to frame: where it started and where it went."""
+    try:
+        action = parse_action(text)
+    except (NotationError, ValueError):
+        return ()
+    if isinstance(action, EndTurn):
+        return ()
+    out = [c for c in (choices.source_cell(action), choices.target_cell(action)) if c is not None]
+    return tuple(dict.fromkeys(out))
+
+
+def _other(side: str) -> str:
+    return "W" if side == "B" else "B"
