@@ -30,6 +30,7 @@ __all__ = ["EditorScreen", "PlayPosition", "LeaveEditor", "EditRules", "TOOLS"]
 
 TOOLS = ("Add piece", "Lay article", "Add reinforcement", "Remove", "Set stun")
 _SIDES = {"Black": "B", "White": "W"}
+_SIDE_NAME = {v: k for k, v in _SIDES.items()}
 _HANDS = {"no hand": "", "left hand": "<", "right hand": ">"}
 _LEVELS = {"Ground": "G", "Air": "A", "Sub": "S"}
 _KIND_NAMES = {f"{k.name} ({k.code})": k.code for k in KINDS.values()}
@@ -83,7 +84,7 @@ class EditorScreen:
         x, y, w = lay.panel_x, lay.board_y, 330
         self.choice: dict[str, str] = {"tool": TOOLS[0], "side": "Black", "kind": next(iter(_KIND_NAMES)),
                                        "hand": "no hand", "level": "Ground", "article": next(iter(_ARTICLE_NAMES)),
-                                       "stun": "0", "to_move": "Black"}
+                                       "stun": "0", "to_move": _SIDE_NAME.get(buffer.to_move, "Black")}
         self.menus: dict[str, UIDropDownMenu] = {}
         rows: list[tuple[str, str, list[str]]] = [
             ("tool", "Tool", list(TOOLS)), ("side", "Side", list(_SIDES)), ("kind", "Piece", list(_KIND_NAMES)),
@@ -157,6 +158,7 @@ class EditorScreen:
             self._set_problems([], "the board is empty")
         elif key == "standard":
             self.buffer = EditorBuffer.from_state(api.new_game(self.buffer.options))
+            self._show_to_move()
             self._set_problems([], "the standard start")
         elif key == "check":
             state, problems = self.buffer.check()
@@ -217,9 +219,18 @@ class EditorScreen:
             self._set_problems([], f"cannot load {path.name}: {exc}")
             return
         self.buffer = buffer
+        self._show_to_move()
         state, problems = buffer.check()
         self._set_problems(problems, f"loaded {path.name}" + ("" if state is not None else
                                                               f": {len(problems)} problem(s) marked"))
+
+    def _show_to_move(self) -> None:
+        """The To move list shows the buffer's side again (a new buffer came in)."""
+        old = self.menus["to_move"]
+        self.choice["to_move"] = _SIDE_NAME.get(self.buffer.to_move, "Black")
+        self.menus["to_move"] = UIDropDownMenu(list(_SIDES), self.choice["to_move"], old.relative_rect,
+                                               self.manager, expansion_height_limit=300)
+        old.kill()
 
     def _set_problems(self, problems: list[Problem], status: str) -> None:
         self.problems, self.status = problems, status

@@ -135,8 +135,9 @@ class GameScene:
         self.list_scroll = max(0, min(max(0, len(self.listed()) - LIST_ROWS), self.list_scroll + rows))
 
     def click(self, cell: Cell, fire: bool = False) -> list[Output]:
-        """04/U35, U37: select the pieces of ``cell``, or choose the action that reaches it."""
-        if self.selection is not None and self.group:
+        """04/U35, U37: select the pieces of ``cell``, or choose the action that reaches it (with
+        the button that selected: left for a Move, right for a Fire, 04/U33)."""
+        if self.selection is not None and self.group and choices.is_fire(self.group[0]) == fire:
             chosen = choices.actions_to(self.group, cell)
             if len(chosen) == 1:
                 return [Apply(chosen[0])]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pygame
 import pygame_gui
+from pygame_gui.elements import UITextEntryLine
 from pygame_gui.windows import UIFileDialog, UIMessageWindow
 
 from engine import api
@@ -104,7 +105,8 @@ class Shell:
         """One event: shortcut, widget, menu command or the game scene."""
         if e.type not in QUIET_EVENTS:
             self.dirty = True
-        if e.type == pygame.KEYDOWN and self.options is None and self.editor is None:
+        if e.type == pygame.KEYDOWN and self.options is None and self.editor is None \
+                and not self._typing():
             command = shortcut_command(e.key, getattr(e, "mod", 0))
             if command is not None:
                 self.command(command)
@@ -133,6 +135,10 @@ class Shell:
         self.manager.draw_ui(self.surface)
         self._pointer()
         self.dirty, self.drew = False, True
+
+    def _typing(self) -> bool:
+        """A text field (the file dialog's name) has the keyboard: its keys are its own."""
+        return any(isinstance(el, UITextEntryLine) for el in self.manager.get_focus_set() or ())
 
     def _pointer(self) -> None:
         """04/U34: a crosshair while a Fire is being aimed, a hand otherwise on the board."""
