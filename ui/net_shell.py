@@ -19,10 +19,12 @@ from pygame_gui.windows import UIMessageWindow
 
 from engine import api
 from net import frontend as fe
+from net.licence import LicenceError
 
 from .app import next_events
 from .home_screen import HomeScreen
 from .layout import LAYOUT, Layout
+from .licence_screen import ACTIVATED, BACK, Activation, LicenceScreen
 from .lobby_screen import LobbyScreen
 from .menu_bar import BAR_HEIGHT
 from .menus import MenuContext
@@ -52,11 +54,13 @@ class NetShell(Shell):
     """One window: home, lobby, setup and the WiFi game, besides everything ``Shell`` does."""
 
     def __init__(self, session: Session, surface: pygame.Surface, autosave: Path | None = None,
-                 lay: Layout = LAYOUT, bridge_factory: Callable[[], Any] | None = None, home: bool = True) -> None:
+                 lay: Layout = LAYOUT, bridge_factory: Callable[[], Any] | None = None, home: bool = True,
+                 activation: Activation | None = None) -> None:
         super().__init__(session, surface, autosave, lay)
         self.bridge_factory = bridge_factory
+        self.activation = activation              # issue 9 item 6: the licence screen's work
         self.bridge: Any = None
-        self.screen: HomeScreen | LobbyScreen | SetupScreen | None = None
+        self.screen: HomeScreen | LobbyScreen | SetupScreen | LicenceScreen | None = None
         self.joining = False
         self.peer_name = "the other player"
         self.agreed: fe.RulesAgreed | None = None
@@ -137,7 +141,16 @@ class NetShell(Shell):
                     raise RuntimeError("this window was opened without network play")
                 self.bridge = self.bridge_factory()
                 self.bridge.start()
-            except Exception as exc:  # noqa: BLE001 - licence, interface, anything: say it, keep the window
+            except LicenceError as exc:
+                self.bridge = None
+                if self.activation is None:
+                    self.screen.say(f"WiFi play cannot start: {exc.detail}", error=True)
+                    return
+                self._close_screen()                 # issue 9 item 6: offer the activation
+                self.screen = LicenceScreen(self.manager, self._rect(), exc.detail, self.activation)
+                self.screen.details.set_text(f"details: {exc.code}")
+                return
+            except Exception as exc:  # noqa: BLE001 - interface, anything: say it, keep the window
                 self.bridge = None
                 self.screen.say(f"WiFi play cannot start: {exc}", error=True)
                 return
@@ -342,6 +355,12 @@ class NetShell(Shell):
                 return True
             if isinstance(self.screen, HomeScreen):
                 self._home(self.screen.ui_event(e))
+            elif isinstance(self.screen, LicenceScreen):
+                outcome = self.screen.ui_event(e)
+                if outcome == ACTIVATED:
+                    self._do_wifi()                  # licensed now: on to the lobby
+                elif outcome == BACK:
+                    self.open_home()
             else:
                 for command in self.screen.ui_event(e):
                     self._post(command)

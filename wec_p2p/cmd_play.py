@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from ui.layout import LAYOUT
     from ui.session import Session
     from ui.net_shell import NetShell
-    from wec_p2p.cmd_window import bridge_factory
+    from wec_p2p.cmd_window import ClientActivation, bridge_factory
     from wec_p2p.paths import data_dir
 
     try:
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         except pygame.error as exc:
             print(f"wec play: cannot open a window ({exc}); with no display use --headless --script")
             return 2
-        shell = NetShell(session, surface, autosave=autosave, bridge_factory=bridge_factory(args),
+        shell = NetShell(session, surface, autosave=autosave, bridge_factory=bridge_factory(args), activation=ClientActivation(),
                          home=False)              # File > Play over WiFi opens the lobby (issue 9)
         code = shell.run(args.script)
         session = shell.session

@@ -6,6 +6,8 @@ opens, as ``wec host`` / ``wec join`` do); hotseat and the computer need none.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import argparse
 import os
 import socket
@@ -24,6 +26,38 @@ def register(subparsers: Any) -> None:
     p.add_argument("--control", action="store_true",
                    help="for tests and scripts: inputs as JSON lines on stdin, the screen's model on stdout")
     p.set_defaults(func=run)
+
+
+class ClientActivation:
+    """The licence screen's work (issue 9 item 6), done by ``net.licence_client`` for this
+    installation's data folder; each step returns a sentence and raises ``LicenceError``."""
+
+    def __init__(self, directory: Path | None = None, vendor_public_key: bytes | None = None) -> None:
+        from net import licence_client
+        self.directory, self.vendor = directory, vendor_public_key
+        self.endpoint = licence_client.DEFAULT_ENDPOINT
+
+    def _dir(self) -> Path:
+        from wec_p2p.paths import data_dir
+        return self.directory if self.directory is not None else data_dir()
+
+    def _vendor(self) -> dict[str, Any]:
+        return {} if self.vendor is None else {"vendor_public_key": self.vendor}
+
+    def online(self, key: str, endpoint: str) -> str:
+        from net import licence_client
+        token = licence_client.activate(key, endpoint=endpoint or self.endpoint, directory=self._dir(), **self._vendor())
+        return f"activated: licence {token.licence_id}, this laptop may play over WiFi"
+
+    def request(self, key: str, path: str) -> str:
+        from net import licence_client
+        licence_client.write_request(key, Path(path), directory=self._dir())
+        return f"wrote {path}: take it to a connected machine, run `wec activate --relay {Path(path).name} RESPONSE`"
+
+    def response(self, path: str) -> str:
+        from net import licence_client
+        token = licence_client.install_response(Path(path), directory=self._dir(), **self._vendor())
+        return f"activated: licence {token.licence_id}, this laptop may play over WiFi"
 
 
 def bridge_factory(args: argparse.Namespace) -> Callable[[], Any]:
@@ -86,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"wec: cannot open a window ({exc})")
             return 2
         shell = NetShell(Session(api.new_game(), save_path=autosave), surface, autosave=autosave,
-                         bridge_factory=bridge_factory(args))
+                         bridge_factory=bridge_factory(args), activation=ClientActivation())
         if args.control:
             from wec_p2p.window_control import run_controlled
             return run_controlled(shell)
