@@ -325,3 +325,26 @@ def test_actions_menu_hints_and_view_last_seen_switch(screen: pygame.Surface) ->
     choose(shell, "View", "last_seen")
     assert shell.driver.prefs["show_last_seen"] is False
     assert shell.driver.scene.show_last_seen is False        # type: ignore[union-attr]
+
+
+def test_hotseat_undo_into_the_other_players_turn_shows_the_privacy_screen(screen: pygame.Surface) -> None:
+    """04/U17: undoing back over End Turn hands the screen to the other player: the privacy
+    screen comes first, then that player's view."""
+    from ui.scenes import PrivacyScene
+    moved = api.apply_action(api.new_game(), api.parse_action(SHP_MOVE))
+    shell = Shell(Session(api.apply_action(moved, api.EndTurn())), screen)
+    assert shell.session.viewer == "W"
+    choose(shell, "Undo", "undo")
+    assert api.state_hash(shell.session.state) == api.state_hash(moved)
+    assert isinstance(shell.driver.scene, PrivacyScene) and shell.driver.scene.next_side == "B"
+
+
+def test_a_new_game_from_the_menu_closes_the_editor(screen: pygame.Surface) -> None:
+    """File > New game while the editor is open starts the game and leaves the editor."""
+    shell = Shell(Session(api.new_game()), screen)
+    choose(shell, "File", "editor")
+    assert shell.editor is not None
+    shell.command("new")
+    assert shell.options is not None
+    click(shell, shell.options.start.rect.center)
+    assert shell.editor is None and shell.options is None

@@ -106,8 +106,9 @@ class Driver:
 
     def _after(self, error: str | None) -> None:
         if error is not None:
-            assert isinstance(self.scene, GameScene)
-            self.scene.status, self.scene.error = error, True
+            if not isinstance(self.scene, GameScene):     # e.g. a scripted step on the privacy screen
+                self._switch(self.session.scene())
+            self.scene.status, self.scene.error = error, True  # type: ignore[union-attr]
         elif self.session.privacy_pending:
             self.session.privacy_pending = False
             self._switch(PrivacyScene(self.session.state.side_to_move))

@@ -117,6 +117,8 @@ def _composed(viewer: str, lay: Layout, tokens: dict[tuple[int, int, str], list[
             strip = level_rect(rect, level, local)
             drawn_at[cell] += _strip(layer, strip, *cell, level, list(items), viewer, piece_set,
                                      (lay.board_x, lay.board_y))
+    if base not in _LAST and len(_LAST) >= 4:
+        _LAST.clear()                        # a few seats and mark sets at most (editor edits)
     _LAST[base] = (dict(by_cell), layer, drawn_at)
     drawn = tuple(d for cell in sorted(drawn_at) for d in drawn_at[cell])
     _COMPOSED[key] = (layer, drawn)

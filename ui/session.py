@@ -129,7 +129,9 @@ class Session:
     def _restart_at(self, state: api.GameState) -> None:
         self.last_seen = {"B": [], "W": []}           # markers are this session's memory only
         self.bots = {}
-        self.state, self.privacy_pending = state, False
+        # hotseat (04/U17): an undo back into the other player's turn passes the screen to them
+        handover = self.computer is None and state.side_to_move != self.state.side_to_move
+        self.state, self.privacy_pending = state, handover
         self._autosave()
 
     def switch_sides(self) -> str | None:

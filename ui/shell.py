@@ -342,6 +342,9 @@ class Shell:
         return {"B": "White", "W": "Black"}.get(self.session.computer or "", "both sides")
 
     def _result(self, error: str | None, done: str) -> None:
+        if error is None and self.session.privacy_pending:      # hotseat: the other player's turn now
+            self.driver._after(None)
+            return
         self.driver.refresh()
         self.driver.say(error if error is not None else done, error=error is not None)
 
@@ -361,6 +364,7 @@ class Shell:
         self._start(api.new_game(options), "a new game")
 
     def _start(self, state: api.GameState, status: str) -> None:
+        self._close_editor()                  # a game started from the menu replaces the editor
         old = self.session
         self.driver.session = Session(state, computer=old.computer, seed=1, save_path=old.save_path,
                                       level=old.level, seconds=old.seconds)
@@ -368,6 +372,8 @@ class Shell:
 
     def _file_dialog(self, purpose: str, title: str, existing: bool) -> None:
         self.menu.close()
+        if self.dialog is not None:
+            self.dialog.kill()                # one file dialog at a time
         start = str(self.autosave.parent if self.autosave is not None else Path.cwd())
         self.dialog = UIFileDialog(pygame.Rect(200, 80, 600, 500), self.manager, window_title=title,
                                    initial_file_path=start, allow_existing_files_only=existing)
