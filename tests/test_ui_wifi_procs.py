@@ -202,7 +202,8 @@ def test_two_wec_window_processes_play_over_wifi_with_a_dropped_link(wins: tuple
 
 def test_two_wec_window_processes_across_two_network_namespaces(netns_pair: Any, tmp_path: Path) -> None:
     """Issue 9 again across a real veth link between two namespaces (tests/netns.py): found by mDNS,
-    connected by a click on the PEERS row, the link taken down mid-game and brought back up."""
+    connected by a click on the PEERS row, the link taken down mid-game and brought back up, and
+    after 10 turns the player to move resigns (RUL-53): game over on both screens."""
     pair = netns_pair
     vendor = Ed25519PrivateKey.generate()
     alice = Win(tmp_path, "Alice", vendor, pair.addr_a, lambda argv, **kw: pair.run(pair.ns_a, argv, **kw))
@@ -219,7 +220,7 @@ def test_two_wec_window_processes_across_two_network_namespaces(netns_pair: Any,
         def up() -> None:
             pair.ip(pair.ns_b, "link", "set", pair.if_b, "up")
 
-        _pair_and_negotiate(alice, bob, _play_with(down, up))
+        _pair_and_negotiate(alice, bob, _play_with(down, up, resign_at=10))
     finally:
         alice.close()
         bob.close()
@@ -288,11 +289,23 @@ def _pair_and_negotiate(alice: Win, bob: Win, play: Callable[[dict[str, Win]], N
     play({g["game"]["colour"]: w for w, g in zip(both, games)})
 
 
-def _play_with(drop: Callable[[], None], restore: Callable[[], None]) -> Callable[[dict[str, Win]], None]:
-    return lambda by_colour: _play(by_colour, drop, restore)
+def _play_with(drop: Callable[[], None], restore: Callable[[], None],
+               resign_at: int | None = None) -> Callable[[dict[str, Win]], None]:
+    return lambda by_colour: _play(by_colour, drop, restore, resign_at)
 
 
-def _play(by_colour: dict[str, Win], drop: Callable[[], None], restore: Callable[[], None]) -> None:
+def _resign(mover: Win) -> None:
+    """RUL-53: the Resign button under the board, then Resign again in the question it asks."""
+    first = mover.button("Resign")
+    mover.click(first[1], first[2])
+    m = mover.wait(lambda m: m["game"]["question"] == "resign", "the resign question")
+    again = [b for b in m["buttons"] if b[0] == "Resign" and (b[1], b[2]) != (first[1], first[2]) and b[3]]
+    assert again, m["buttons"]
+    mover.click(again[0][1], again[0][2])
+
+
+def _play(by_colour: dict[str, Win], drop: Callable[[], None], restore: Callable[[], None],
+          resign_at: int | None = None) -> None:
     black, white = by_colour["black"], by_colour["white"]
     both = (black, white)
     rng = random.Random(9)
@@ -311,6 +324,12 @@ def _play(by_colour: dict[str, Win], drop: Callable[[], None], restore: Callable
             continue
         other = white if mover is black else black
         g = mover.model["game"]
+        if resign_at is not None and turns == resign_at and g["turn_actions"] == 0:
+            resigner = "black" if mover is black else "white"
+            _resign(mover)
+            for w in both:
+                w.wait(lambda m: m["game"]["over"], "game over after the resignation")
+            break
         if g["turn_actions"] == 0:
             text, src, dst = rng.choice(g["moves"])
             mover.click(*src)
@@ -343,8 +362,15 @@ def _play(by_colour: dict[str, Win], drop: Callable[[], None], restore: Callable
         mover.click(*g["end"])
         turns += 1
         mover.wait(lambda m: not m["game"]["can_end"] or m["game"]["over"], "the turn ended")
-    assert turns == PLY_LIMIT and undone and dropped
     results = [w.model["game"]["over"] for w in both]
+    if resign_at is not None:                                # RUL-53: the other side wins, on both screens
+        assert turns == resign_at and undone and dropped
+        winner = "white" if resigner == "black" else "black"
+        assert results[0] == results[1] and results[0][0] == winner and "resigned" in results[0][1]
+        for w in both:
+            assert w.model["game"]["title"].startswith("Game over")
+        return
+    assert turns == PLY_LIMIT and undone and dropped
     assert results[0] == results[1] and results[0][:2] == ["draw", f"ply limit {PLY_LIMIT} (RUL-53)"]
     for w in both:
         assert w.model["game"]["title"].startswith("Game over: Draw") and "Game over: A draw" in w.model["notice"]
