@@ -161,3 +161,17 @@ def test_reinforcement_stun_standard_save_load_rules_and_back(screen: pygame.Sur
     assert shell.editor.buffer.options.stun_duration == 2
     click(shell, shell.editor.buttons["back"].rect.center)
     assert shell.editor is None and api.state_hash(shell.session.state) == before
+
+
+def test_u50_too_many_articles_on_a_square_are_marked_there() -> None:
+    """04/U50 (01/R1.5): a square holds at most two articles on the ground; a third one laid in
+    the editor is refused by the check, marked on that square."""
+    from ui.editor_model import EArticle
+    b = EditorBuffer()
+    b.add_piece(EPiece("B", "K", 1, 5))
+    b.add_piece(EPiece("W", "K", 10, 5))
+    for code in ("FL", "SH", "TL"):
+        b.add_article(EArticle(code, 5, 5))
+    state, problems = b.check()
+    assert state is None
+    assert [(p.square, "01/R1.5" in p.text) for p in problems] == [((5, 5), True)]

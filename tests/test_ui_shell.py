@@ -348,3 +348,17 @@ def test_a_new_game_from_the_menu_closes_the_editor(screen: pygame.Surface) -> N
     assert shell.options is not None
     click(shell, shell.options.start.rect.center)
     assert shell.editor is None and shell.options is None
+
+
+def test_u20_stealth_submerge_dominance_is_an_option_in_words(screen: pygame.Surface) -> None:
+    """04/U20 (RUL-18): the options screen offers which detection wins, in words, the standard
+    value marked; choosing "stealth wins" starts the game with it."""
+    shell = Shell(Session(api.new_game()), screen)
+    choose(shell, "File", "new")
+    assert shell.options is not None
+    menu = shell.options.controls["detection_dominance"]
+    assert menu.selected_option[0] == "submerged wins (standard)"
+    assert sorted(shell.options._value_of["detection_dominance"]) == ["stealth wins", "submerged wins (standard)"]
+    shell.options.choose("detection_dominance", "stealth")
+    click(shell, shell.options.start.rect.center)
+    assert shell.session.state.options.detection_dominance == "stealth"
