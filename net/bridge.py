@@ -22,6 +22,7 @@ from typing import Any, Self
 
 from net import frontend as fe
 from net.discovery import AsyncDiscovery, DiscoveryError, HostPortError, PeerInfo, parse_host_port
+from net.loop_thread import start_loop_thread, stop_loop_thread
 from net.errors import IdentityChanged, NetError, PairingFailed
 from net.human import HumanDriver
 from net.lobby import diagnose, local_interfaces, peers_snapshot
@@ -78,9 +79,7 @@ class NetBridge:
         """Start the loop thread, discovery and the lobby. :raises DiscoveryError: bad interface."""
         if self._thread is not None:
             return self
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="wec-net-bridge", daemon=True)
-        self._thread.start()
+        self._loop, self._thread = start_loop_thread("wec-net-bridge")
         try:
             asyncio.run_coroutine_threadsafe(self._async_start(), self._loop).result(timeout)
         except BaseException:
@@ -112,15 +111,7 @@ class NetBridge:
             loop, thread, self._loop, self._thread = self._loop, self._thread, None, None
             if loop is None or thread is None:
                 return
-            try:
-                asyncio.run_coroutine_threadsafe(self._async_close(), loop).result(timeout)
-            except Exception as exc:  # noqa: BLE001 - closing must finish
-                log.warning("network bridge close: %r", exc)
-            finally:
-                loop.call_soon_threadsafe(loop.stop)
-                thread.join(timeout)
-                if not thread.is_alive():
-                    loop.close()
+            stop_loop_thread(loop, thread, self._async_close, timeout, "network bridge")
 
     def __enter__(self) -> Self:
         return self.start()

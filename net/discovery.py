@@ -38,6 +38,8 @@ import ifaddr
 from zeroconf import DNSQuestionType, IPVersion, NonUniqueNameException, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from net.loop_thread import start_loop_thread, stop_loop_thread
+
 __all__ = [
     "PROTOCOL_VERSION",
     "SERVICE_TYPE",
@@ -532,9 +534,7 @@ class Discovery:
         """Start the loop thread and discovery. :raises DiscoveryError: no requested interface exists."""
         if self._thread is not None:
             return self
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="wec-discovery", daemon=True)
-        self._thread.start()
+        self._loop, self._thread = start_loop_thread("wec-discovery")
         try:
             self._call(self.core.async_start(), timeout)
         except BaseException:
@@ -570,15 +570,7 @@ class Discovery:
             loop, thread, self._loop, self._thread = self._loop, self._thread, None, None
             if loop is None or thread is None:
                 return
-            try:
-                asyncio.run_coroutine_threadsafe(self.core.async_close(), loop).result(timeout)
-            except Exception as exc:  # noqa: BLE001 - closing must finish
-                log.warning("discovery close: %s", exc)
-            finally:
-                loop.call_soon_threadsafe(loop.stop)
-                thread.join(timeout)
-                if not thread.is_alive():
-                    loop.close()
+            stop_loop_thread(loop, thread, self.core.async_close, timeout, "discovery")
 
     def __enter__(self) -> Self:
         return self.start()
