@@ -115,8 +115,8 @@ def test_wec_join_lists_two_unpinned_bobs_and_refuses_in_a_script(tmp_path: Path
             Discovery(name, fb, port=4105, status="hosting", interfaces=LOOPBACK), \
             Discovery("watcher", secrets.token_hex(32), interfaces=LOOPBACK) as watcher:
         _seen(watcher, name, 2)   # both advertised before the join starts
-        proc = _script(vendor, env, "join", name, "--bot", "random", "--interface", "127.0.0.1", "--timeout", "20",
-                       "--name-wait", "8", "--auto-confirm")
+        proc = _script(vendor, env, "join", name, "--bot", "random", "--interface", "127.0.0.1", "--timeout", "60",
+                       "--name-wait", "40", "--auto-confirm")
         out, err = proc.communicate(timeout=90)
     assert proc.returncode == 1, (out, err)
     assert f"several devices answer {name!r}" in err
@@ -166,7 +166,7 @@ def test_wec_join_asks_which_bob_on_a_terminal_and_joins_the_chosen_one(tmp_path
             _seen(watcher, name, 2)
             pub = vendor.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
             proc = subprocess.Popen([sys.executable, "-c", LAUNCH, pub, "join", name, "--bot", "random",
-                                     "--interface", "127.0.0.1", "--timeout", "20", "--name-wait", "8",
+                                     "--interface", "127.0.0.1", "--timeout", "60", "--name-wait", "40",
                                      "--auto-confirm"], env=env, cwd=REPO, text=True, stdin=slave,
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             assert proc.stdout is not None

@@ -188,8 +188,8 @@ async def _discover(cfg: NetConfig, args: argparse.Namespace) -> tuple[str, int,
 
     A name pinned here joins only that identity (another one using the name is refused with a
     warning). A name not pinned is listened for ``--name-wait`` more seconds after the first
-    answer; several identities answering it are listed with fingerprints and the player chooses
-    (a script, with no terminal on stdin, is refused)."""
+    answer; as soon as a second identity answers it, both are listed with fingerprints and the
+    player chooses (a script, with no terminal on stdin, is refused)."""
     disc = AsyncDiscovery(cfg.name, cfg.identity.fingerprint, status="joining",
                           interfaces=[args.interface] if args.interface else None)
     await disc.async_start()
@@ -215,7 +215,7 @@ async def _discover(cfg: NetConfig, args: argparse.Namespace) -> tuple[str, int,
                 print(f"found {peer.name!r} ({peer.fingerprint[:16]}) at {peer.host}:{peer.port} "
                       f"after {(loop.time() - start) * 1e3:.0f} ms of browsing", flush=True)
                 return peer.host, peer.port, peer.fingerprint
-            if found.choices and (final or not found.first_contact):
+            if found.choices:   # several identities answer: the player chooses now (a script is refused)
                 peer = await _choose(args.peer, found.choices)
                 return peer.host, peer.port, peer.fingerprint
             if found.refused:
