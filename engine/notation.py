@@ -785,8 +785,11 @@ def _body(memo: Memo | None, part: Any, printer: Callable[[Any], str]) -> str:
     return e[1]
 
 
-def format_turn(turn: Turn, memo: Memo | None = None) -> str:
+def format_turn(turn: Any, memo: Memo | None = None) -> str:
     """Print one history line in the fixed part order of 04/H3, H7 (canonical, 04/H24).
+
+    ``turn``: a ``Turn``, or any value with its fields (the state's ``TurnRecord``, whose
+    lists print as the tuples would).
 
     ``memo`` (optional) keeps each part's printed text, for a caller that prints many turns
     sharing parts (the state hash prints the turn in progress after every action)."""
