@@ -213,6 +213,12 @@ class GameState:
         new._seg = self._seg
         return new
 
+    def seal(self) -> None:
+        """Keep only the undo record and a weak reference to the previous state from now on
+        (what cloning this state does, once its changes are done; for the benchmarks)."""
+        if self._undo is _PENDING:
+            self._seal()
+
     def _seal(self) -> None:
         """Replace the hold on the previous state by an undo record (this state is done)."""
         prev = self._prev
@@ -431,7 +437,7 @@ class GameState:
 # A state's undo record is one flat tuple: (name, old value, name, old value, ..., link), where
 # link is the previous state's own record (None at the start). Dicts keep only the changed keys
 # (flat key, old value pairs; _GONE for a key that was absent), growing tuples the old length,
-# the turn budget only its changed fields (a set that grew: the members added).
+# the turn budget its old value (a small frozen value, mostly sharing its sets with others).
 
 _PENDING = ("pending",)          # cloned, still being changed: the previous state is held
 _GONE = object()                 # a key the previous state's dict did not have
@@ -446,32 +452,18 @@ _RECORD_LISTS = (1, 2, 7)        # TurnRecord fields that are lists: transports,
 
 def _dict_delta(old: dict[Any, Any], new: dict[Any, Any]) -> tuple[Any, ...]:
     """(key, old value, ...) for the keys whose value changed, appeared or disappeared."""
-    out: list[Any] = []
     get = old.get
+    changed = [k for k, v in new.items() if get(k, _GONE) is not v]
+    out: list[Any] = []
     added = 0
-    for k, v in new.items():
+    for k in changed:
         was = get(k, _GONE)
-        if was is not v:
-            out += (k, was)
-            added += was is _GONE
+        out += (k, was)
+        added += was is _GONE
     if len(old) > len(new) - added:
         for k, v in old.items():
             if k not in new:
                 out += (k, v)
-    return tuple(out)
-
-
-def _turn_delta(old: TurnState, new: TurnState) -> tuple[Any, ...]:
-    """(field, old value, ...) of the turn budget; a set that only grew gives the members
-    added, under the field's index instead of its name."""
-    out: list[Any] = []
-    for i, name in enumerate(_TURN_FIELDS):
-        was, now = getattr(old, name), getattr(new, name)
-        if was is not now and was != now:
-            if type(was) is frozenset and was < now:
-                out += (i, tuple(now - was))
-            else:
-                out += (name, was)
     return tuple(out)
 
 
@@ -483,7 +475,7 @@ def _delta(old: GameState, new: GameState) -> tuple[Any, ...]:
         if getattr(new, name) is not was:
             out += (name, was)
     if old.turn is not new.turn:
-        out += ("turn", _turn_delta(old.turn, new.turn))
+        out += ("turn", old.turn)     # the old budget itself: undo then builds nothing
     if old.pieces != new.pieces:
         out += ("pieces", _dict_delta(old.pieces, new.pieces))
     for name in _DICTS:
@@ -530,7 +522,7 @@ def _rebuild(state: GameState, record: tuple[Any, ...]) -> GameState:
     prev.end_reason = state.end_reason
     prev.history = state.history
     prev.orders = state.orders
-    prev.record = state.record.copy()
+    prev.record = None            # type: ignore[assignment]  # set below
     prev.actions = state.actions
     prev.start = state.start
     prev._prev = None
@@ -547,26 +539,19 @@ def _rebuild(state: GameState, record: tuple[Any, ...]) -> GameState:
                     del d[k]
                 else:
                     d[k] = v
-        elif name == "turn":
-            t = state.turn
-            changes = {}
-            for j in range(0, len(was), 2):
-                f, v = was[j], was[j + 1]
-                if type(f) is int:
-                    f = _TURN_FIELDS[f]
-                    v = getattr(t, f).difference(v)
-                changes[f] = v
-            prev.turn = replace(t, **changes)
         elif name in _GROWING:
             setattr(prev, name, getattr(state, name)[:was] if type(was) is int else was)
         elif name == "record":
             q = state.record
-            now_lists = (None, q.transports, q.fires, None, None, None, None, q.results)
-            rec = [now_lists[i][:v] if i in _RECORD_LISTS and type(v) is int else
-                   (list(v) if i in _RECORD_LISTS else v) for i, v in enumerate(was)]
-            prev.record = TurnRecord(*rec)
+            move, tr, fi, pickup, exchange, reinforce, drop, rs = was
+            prev.record = TurnRecord(
+                move, q.transports[:tr] if type(tr) is int else list(tr),
+                q.fires[:fi] if type(fi) is int else list(fi), pickup, exchange, reinforce,
+                drop, q.results[:rs] if type(rs) is int else list(rs))
         else:
             setattr(prev, name, was)
+    if prev.record is None:
+        prev.record = state.record.copy()
     return prev
 
 

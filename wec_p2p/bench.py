@@ -10,8 +10,8 @@ with the ratio and whether the goal is met:
   kiwipete (goal <= 5x);
 - apply + undo: every legal action of those positions applied and undone (``api.undo``), per
   action, against python-chess ``push`` + ``pop`` (goal <= 10x); once with the previous state
-  still held by the caller (a search), once with it freed (undo rebuilds it from the undo
-  record);
+  still held by the caller (a search: undo returns it), once as a long game kept for undo
+  (apply, the new state keeps only its undo record, undo rebuilds the previous state from it);
 - a random game, per ply (one WEC ply is one turn of several actions): generate + choose +
   apply every action of 100-turn games, then undo every action, against python-chess's random
   200-ply game per ply (no goal; reported);
@@ -148,26 +148,30 @@ def action_case(positions: list[api.GameState]) -> Callable[[], float]:
 
 
 def apply_undo_case(positions: list[api.GameState], held: bool) -> Callable[[], float]:
-    """Apply + undo of every legal action, per action, over all positions. ``held``: the
-    previous state stays referenced (undo returns it); otherwise every applied state is a copy
-    whose undo record alone leads back."""
+    """Apply + undo of every legal action, per action, over all positions, the actions applied
+    as they were just listed (as a search does). ``held``: the previous state stays referenced
+    (a search holding its node: undo returns it). Otherwise as a long game kept for undo: each
+    new state keeps only its undo record (``seal``, what applying the next action does) and
+    undo rebuilds the previous state from it; timed as apply + seal (each state freed at
+    once) plus the undo of states that hold nothing else (made untimed, ``detached``)."""
     def run() -> float:
         total, n = 0.0, 0
         for st in positions:
-            acts = api.legal_actions(st)     # as a search does: list, then apply what it listed
+            acts = api.legal_actions(st)
             if held:
                 def go(st: api.GameState = st, acts: list[api.Action] = acts) -> None:
                     for a in acts:
                         api.undo(api.apply_action(st, a))
             else:
-                kids = [api.apply_action(st, a) for a in acts]
-                orphans = [k.detached() if hasattr(k, "detached") else k for k in kids]
+                def sealed(st: api.GameState = st, acts: list[api.Action] = acts) -> None:
+                    for a in acts:
+                        api.apply_action(st, a).seal()
+                orphans = [api.apply_action(st, a).detached() for a in acts]
 
                 def go(orphans: list[api.GameState] = orphans) -> None:
                     for k in orphans:
                         api.undo(k)
-                total += per_call(lambda st=st, acts=acts: [api.apply_action(st, a) for a in acts],
-                                  0.02, 3)
+                total += per_call(sealed, 0.02, 3)
             total += per_call(go, 0.02, 3)
             n += len(acts)
         return total / n
