@@ -634,8 +634,15 @@ def _index(v: int) -> str:
     return str(v)
 
 
+_SQUARE_TEXT = {(r, c): f"({r},{c})" for r in range(1, 11) for c in range(1, 11)}
+
+
 def _square(r: int, c: int) -> str:
     """``(r,c)``."""
+    if type(r) is int and type(c) is int:           # (True == 1: bools are checked below)
+        text = _SQUARE_TEXT.get((r, c))
+        if text is not None:
+            return text
     return f"({_index(r)},{_index(c)})"
 
 
@@ -679,7 +686,11 @@ def _piece(p: PieceDesc) -> str:
         body = f"{len(arts)}{''.join([_article(a) for a in arts])}"
     else:
         body = ""
-    return f"{_piece_type(p.kind)}{_level(p.level)}{_square(p.row, p.col)}{body}{_orient(p.orient)}"
+    kind = _PIECE_PRINT.get(p.kind)
+    level = LEVEL_MARKS.get(p.level)
+    if kind is None or level is None or p.orient not in ORIENTS:
+        return f"{_piece_type(p.kind)}{_level(p.level)}{_square(p.row, p.col)}{body}{_orient(p.orient)}"
+    return f"{kind}{level}{_square(p.row, p.col)}{body}{p.orient}"
 
 
 def _move(m: Move) -> str:
