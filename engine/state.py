@@ -131,6 +131,35 @@ class Projectile:
 _PROJECTILE_LEVEL = {"R": "G", "S": "A", "T": "S"}
 
 
+def _fast_init(cls: type) -> None:
+    """Give a frozen, slotted dataclass an ``__init__`` that stores each field through its
+    slot's own setter: the same signature, defaults and frozen instances, about twice as fast
+    to build as the generated one (which calls ``object.__setattr__`` per field); the engine
+    builds a piece and a turn budget or two per action."""
+    fields = dataclasses.fields(cls)
+    if hasattr(cls, "__post_init__") or not all(
+            f.init and f.default_factory is dataclasses.MISSING for f in fields):
+        raise TypeError(f"{cls.__name__}: only plain fields are supported")
+    ns: dict[str, Any] = {}
+    params, body = [], []
+    for f in fields:
+        ns[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
+        if f.default is dataclasses.MISSING:
+            params.append(f.name)
+        else:
+            ns[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        body.append(f"    _set_{f.name}(self, {f.name})\n")
+    exec(f"def __init__(self, {', '.join(params)}):\n{''.join(body)}", ns)   # noqa: S102
+    init = ns["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init     # type: ignore[misc]
+
+
+for _cls in (Piece, TurnState, Projectile):
+    _fast_init(_cls)
+
+
 _SEE_OR_HIDE_CODES = frozenset({"SH", "TL", "ASH"})
 _SEE_OR_HIDE_KINDS = frozenset(k for k, info in KINDS.items()
                                if not _SEE_OR_HIDE_CODES.isdisjoint(info.inherent))
