@@ -14,7 +14,7 @@ from typing import Any
 
 import msgpack
 
-from .actions import Action
+from .actions import Action, fast_init
 from .notation import format_action, format_turn
 from .options import Options
 from .pieces import KINDS
@@ -131,33 +131,8 @@ class Projectile:
 _PROJECTILE_LEVEL = {"R": "G", "S": "A", "T": "S"}
 
 
-def _fast_init(cls: type) -> None:
-    """Give a frozen, slotted dataclass an ``__init__`` that stores each field through its
-    slot's own setter: the same signature, defaults and frozen instances, about twice as fast
-    to build as the generated one (which calls ``object.__setattr__`` per field); the engine
-    builds a piece and a turn budget or two per action."""
-    fields = dataclasses.fields(cls)
-    if hasattr(cls, "__post_init__") or not all(
-            f.init and f.default_factory is dataclasses.MISSING for f in fields):
-        raise TypeError(f"{cls.__name__}: only plain fields are supported")
-    ns: dict[str, Any] = {}
-    params, body = [], []
-    for f in fields:
-        ns[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
-        if f.default is dataclasses.MISSING:
-            params.append(f.name)
-        else:
-            ns[f"_default_{f.name}"] = f.default
-            params.append(f"{f.name}=_default_{f.name}")
-        body.append(f"    _set_{f.name}(self, {f.name})\n")
-    exec(f"def __init__(self, {', '.join(params)}):\n{''.join(body)}", ns)   # noqa: S102
-    init = ns["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init     # type: ignore[misc]
-
-
 for _cls in (Piece, TurnState, Projectile):
-    _fast_init(_cls)
+    fast_init(_cls)
 
 
 _SEE_OR_HIDE_CODES = frozenset({"SH", "TL", "ASH"})
@@ -476,7 +451,6 @@ _SCALARS = ("options", "art_code", "ply", "next_sid", "projectiles", "next_pid",
 _DICTS = ("art_ready", "ground", "reinforcements", "locks", "reveals", "hits")
 _GROWING = ("history", "orders", "actions")
 _TURN_FIELDS = tuple(TurnState.__dataclass_fields__)
-_RECORD_LISTS = (1, 2, 7)        # TurnRecord fields that are lists: transports, fires, results
 
 
 def _dict_delta(old: dict[Any, Any], new: dict[Any, Any]) -> tuple[Any, ...]:
@@ -496,38 +470,45 @@ def _dict_delta(old: dict[Any, Any], new: dict[Any, Any]) -> tuple[Any, ...]:
     return tuple(out)
 
 
+def _prefix_len(was: Any, now: Any) -> Any:
+    """The old length when ``was`` is a prefix of ``now`` (parts appended), else ``was``."""
+    n = len(was)
+    return n if n <= len(now) and now[:n] == was else tuple(was)
+
+
 def _delta(old: GameState, new: GameState) -> tuple[Any, ...]:
     """What ``old`` has that ``new`` does not (the undo record without its link)."""
     out: list[Any] = []
-    for name in _SCALARS:
-        was = getattr(old, name)
-        if getattr(new, name) is not was:
-            out += (name, was)
+    olds, news = _SCALAR_GET(old), _SCALAR_GET(new)
+    if not all(map(operator.is_, olds, news)):
+        for name, was, now in zip(_SCALARS, olds, news):
+            if now is not was:
+                out += (name, was)
     if old.turn is not new.turn:
         out += ("turn", old.turn)     # the old budget itself: undo then builds nothing
-    if old.pieces != new.pieces:
-        out += ("pieces", _dict_delta(old.pieces, new.pieces))
-    for name in _DICTS:
-        was = getattr(old, name)
-        if was != getattr(new, name):
-            out += (name, _dict_delta(was, getattr(new, name)))
-    for name in _GROWING:
-        was, now = getattr(old, name), getattr(new, name)
+    d = _dict_delta(old.pieces, new.pieces)
+    if d:
+        out += ("pieces", d)
+    olds, news = _DICT_GET(old), _DICT_GET(new)
+    if olds != news:
+        for name, was, now in zip(_DICTS, olds, news):
+            if was != now:
+                out += (name, _dict_delta(was, now))
+    for name, was, now in zip(_GROWING, _GROWING_GET(old), _GROWING_GET(new)):
         if was is not now:
             n = len(was)
             # a line or an action appended: the old value is a prefix of the new one
             out += (name, n if n <= len(now) and now[:n] == was else was)
     r, q = old.record, new.record
-    if r != q:
-        rec: list[Any] = [r.move, r.transports, r.fires, r.pickup, r.exchange, r.reinforce,
-                          r.drop, r.results]
-        now_lists = (None, q.transports, q.fires, None, None, None, None, q.results)
-        for i in _RECORD_LISTS:
-            was, now = rec[i], now_lists[i]
-            n = len(was)
-            rec[i] = n if n <= len(now) and now[:n] == was else tuple(was)
-        out += ("record", tuple(rec))
+    out += ("record", (r.move, _prefix_len(r.transports, q.transports),
+                       _prefix_len(r.fires, q.fires), r.pickup, r.exchange, r.reinforce, r.drop,
+                       _prefix_len(r.results, q.results)))
     return tuple(out)
+
+
+_SCALAR_GET = operator.attrgetter(*_SCALARS)
+_DICT_GET = operator.attrgetter(*_DICTS)
+_GROWING_GET = operator.attrgetter(*_GROWING)
 
 
 def _rebuild(state: GameState, record: tuple[Any, ...]) -> GameState:
