@@ -62,6 +62,7 @@ def run_controlled(shell: NetShell, stdin: TextIO = sys.stdin, out: TextIO = sys
     inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
     threading.Thread(target=_read, args=(stdin, inbox), name="wec-control", daemon=True).start()
     clock = pygame.time.Clock()
+    shell.background = True               # a person's window: the computer thinks aside
     last = ""
     try:
         while shell.running:
