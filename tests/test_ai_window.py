@@ -130,3 +130,87 @@ def test_undo_while_the_computer_thinks_drops_its_actions_04_U31(screen: pygame.
     for _ in range(5):
         frame(shell)
     assert api.state_hash(session.state) == undone and not session.thinking
+
+
+def test_a_real_window_process_answers_while_the_computer_thinks_04_U18(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """04/U18 in a real ``wec window --headless --control`` process (no licence: the computer
+    needs none): Play against the computer, the human's Move by two clicks, End Turn by E;
+    while the computer (search, 1 s a turn) thinks, the test keeps pressing N (words, 04/U24)
+    and the window handles some of those key presses during the thinking and then shows the
+    computer's finished turn: Black to move at ply 3, two turns in the history."""
+    import json
+    import queue
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "WEC_DATA_DIR": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1",
+           "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    err = open(tmp_path / "window.err", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "wec_p2p.cli", "window", "--headless", "--control"],
+                            env=env, cwd=repo, text=True, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=err)
+    models: queue.SimpleQueue = queue.SimpleQueue()
+
+    def read() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            models.put(json.loads(line))
+        models.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    last: dict = {}
+
+    def send(item: dict) -> None:
+        assert proc.stdin is not None
+        proc.stdin.write(json.dumps(item) + "\n")
+        proc.stdin.flush()
+
+    def wait(ok, what: str) -> dict:                     # type: ignore[no-untyped-def]
+        nonlocal last
+        end = time.monotonic() + GUARD
+        while True:
+            while True:
+                try:
+                    m = models.get_nowait()
+                except queue.Empty:
+                    break
+                assert m is not None, f"the window exited: {(tmp_path / 'window.err').read_text()[-2000:]}"
+                last = m
+            if last and ok(last):
+                return last
+            assert time.monotonic() < end, f"never happened: {what}; last: {last.get('local')}"
+            time.sleep(0.01)
+
+    try:
+        m = wait(lambda m: m.get("screen") == "home", "the home screen")
+        b = next(b for b in m["buttons"] if b[0] == "Play against the computer")
+        send({"click": [b[1], b[2]]})
+        m = wait(lambda m: m.get("screen") == "local" and m["local"]["moves"], "the game")
+        assert m["local"]["computer"] == "W" and m["local"]["to_move"] == "B"
+        _, src, dst = m["local"]["moves"][0]
+        send({"click": src})
+        send({"click": dst})
+        wait(lambda m: m["local"]["ply"] == 1 and not m["local"]["moves"], "the human's Move")
+        send({"key": "e"})
+        wait(lambda m: m["local"]["to_move"] == "W", "End Turn")
+        end = time.monotonic() + GUARD
+        while not (last["local"]["to_move"] == "B" and not last["local"]["thinking"]):
+            assert time.monotonic() < end, "the computer never finished its turn"
+            send({"key": "n"})                            # the player keeps pressing a key
+            time.sleep(0.01)
+            wait(lambda m: True, "a screen")
+        m = wait(lambda m: m["local"]["to_move"] == "B" and not m["local"]["thinking"],
+                 "the computer's turn")
+        assert m["local"]["ply"] == 3 and m["local"]["history"] == 2
+        assert m["local"]["inputs_while_thinking"] >= 1
+    finally:
+        if proc.poll() is None:
+            proc.stdin.close()                            # type: ignore[union-attr]
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        err.close()

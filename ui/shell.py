@@ -76,6 +76,7 @@ class Shell:
         #: the computer thinks in a worker thread while the frame loop runs (``run`` without a
         #: script, ``wec window --control``); scripted and test frames keep it synchronous
         self.background = False
+        self.inputs_while_thinking = 0    # keys and clicks handled during the computer's thinking
 
     @property
     def session(self) -> Session:
@@ -140,6 +141,9 @@ class Shell:
         """One event: shortcut, widget, menu command or the game scene."""
         if e.type == COMPUTER_EVENT:
             return                        # only a wake-up: ``_computer`` ran this frame
+        if e.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN) and \
+                isinstance(self.session, Session) and self.session.thinking:
+            self.inputs_while_thinking += 1        # answered although the computer thinks
         if e.type not in QUIET_EVENTS:
             self.dirty = True
         if e.type == pygame.KEYDOWN and self.options is None and self.editor is None \
