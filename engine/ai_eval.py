@@ -4,7 +4,8 @@ Two scores of a ``GameState`` for one side, both "mine minus the enemy's", in pa
 
 * ``material``: piece values (01/R9.1 government pieces highest), held articles (01/§11),
   stun (RUL-11: a stunned piece can do nothing) and the game result (RUL-2);
-* ``evaluate``: ``material`` less the threat (the most valuable piece the enemy could take
+* ``evaluate``: ``material`` less the own travellers whose landing is blocked (RUL-48), less
+  the threat (the most valuable piece the enemy could take
   next: by its combat Moves, 03/M0.7; by its ready weapons' Fires, RUL-9 flame, RUL-10 stun,
   RUL-13 conversion, RUL-15 launch, RUL-17 restricted rocket; or by the projectiles in flight
   at their next step, RUL-15, RUL-16) and government safety (enemies near our primary piece).
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from .actions import GROUND
 from .board import KING_STEPS, distance, on_board, to_board
+from .board_ops import truly_enterable
 from .effects import defence
 from .movegen import piece_moves
 from .pieces import DEFENCES, KINDS, TRANSPORTS, WEAPONS
@@ -215,11 +217,24 @@ def quick_evaluate(state: GameState, side: str,
     score = material(state, side)
     if state.result is not None:
         return score
+    score -= trip_loss(state, side)
     worst = 0.0
     for p in state.pieces.values():
         if p.side == side and (p.row, p.col, p.level) in attacked:
             worst = max(worst, KIND_VALUE.get(p.kind, 1.0))
     return score - 0.7 * worst
+
+
+def trip_loss(state: GameState, side: str) -> float:
+    """The value of ``side``'s travellers whose landing square is blocked now: a blocked
+    landing destroys the traveller (RUL-48), a primary piece's loss ends the game (RUL-2)."""
+    loss = 0.0
+    for p in state.pieces.values():
+        if p.side == side and p.trip is not None:
+            r, c = p.trip[4][-1]
+            if not truly_enterable(state, p, (r, c, GROUND)):
+                loss += KIND_VALUE.get(p.kind, 1.0)
+    return loss
 
 
 def government_danger(state: GameState, side: str) -> float:
@@ -242,6 +257,7 @@ def evaluate(state: GameState, side: str) -> float:
     if state.result is not None:
         return score
     foe = enemy(side)
+    score -= trip_loss(state, side)
     score -= 0.7 * max(_best_capture(state, foe), _fire_damage(state, foe))
     score -= 0.4 * government_danger(state, side) - 0.2 * government_danger(state, enemy(side))
     return score
