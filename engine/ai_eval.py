@@ -42,19 +42,39 @@ def piece_value(kind: str) -> float:
     return KIND_VALUE.get(kind, 1.0)
 
 
+#: id(piece) -> (piece, value): pieces are immutable and shared by the states a search makes
+#: from one another, so most of a state's pieces were valued before (the entry keeps the
+#: piece itself, so an id reused after it was freed is not mistaken for it)
+_VALUES: dict[int, tuple[Piece, float]] = {}
+_VALUES_MAX = 200_000
+
+
+def _piece_value(p: Piece, code: dict[int, str]) -> float:
+    v = KIND_VALUE.get(p.kind, 1.0)
+    if p.stun:
+        v -= min(v, 60.0 if KINDS[p.kind].role == "primary" else v) * 0.08 * min(p.stun, 4)
+    if p.arts:
+        for a in p.arts:
+            v += ARTICLE_VALUE.get(code[a], 0.3)
+    return v
+
+
 def material(state: GameState, side: str) -> float:
     """Pieces, articles and stuns of ``side`` minus the enemy's; a decided game is +-WIN."""
     if state.result is not None:
         return 0.0 if state.result == "draw" else (WIN if state.result == side else -WIN)
     score = 0.0
     code = state.art_code
+    values = _VALUES
+    if len(values) > _VALUES_MAX:
+        values.clear()
     for p in state.pieces.values():
-        v = KIND_VALUE.get(p.kind, 1.0)
-        if p.stun:
-            v -= min(v, 60.0 if KINDS[p.kind].role == "primary" else v) * 0.08 * min(p.stun, 4)
-        if p.arts:
-            for a in p.arts:
-                v += ARTICLE_VALUE.get(code[a], 0.3)
+        e = values.get(id(p))
+        if e is not None and e[0] is p:
+            v = e[1]
+        else:
+            v = _piece_value(p, code)
+            values[id(p)] = (p, v)
         score += v if p.side == side else -v
     return score
 
