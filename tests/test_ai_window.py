@@ -214,3 +214,30 @@ def test_a_real_window_process_answers_while_the_computer_thinks_04_U18(tmp_path
                 proc.kill()
                 proc.wait()
         err.close()
+
+
+def test_a_hint_is_thought_in_the_background_04_U18(screen: pygame.Surface) -> None:
+    """04/U18: Ctrl+H on the human's turn asks the computer of the human's side: the window
+    says it is thinking and keeps running; the hint arrives at a later frame as a legal action
+    of the human's side; nothing is applied."""
+    session = Session(api.new_game(), computer="W", level="greedy", seconds=1.0)
+    gate = threading.Event()
+
+    def clock() -> float:
+        gate.wait(GUARD)
+        return time.monotonic()
+
+    session.bots["B"] = api.Bot("greedy", seed=3, clock=clock, seconds=1.0)
+    shell = Shell(session, screen)
+    shell.background = True
+    frame(shell)
+    before = api.state_hash(session.state)
+    frame(shell, [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h, mod=pygame.KMOD_CTRL, unicode=""),
+                  pygame.event.Event(pygame.KEYUP, key=pygame.K_h, mod=pygame.KMOD_CTRL, unicode="")])
+    scene = shell.driver.scene
+    assert isinstance(scene, GameScene) and scene.status == "thinking about a hint..."
+    gate.set()
+    frames_until(shell, lambda: shell.driver.scene.status.startswith("hint: "), "the hint")
+    legal = {api.format_action(a) for a in api.legal_actions(session.state)}
+    assert shell.driver.scene.status[len("hint: "):] in legal
+    assert api.state_hash(session.state) == before
