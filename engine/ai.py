@@ -9,10 +9,13 @@ actions are computable from the view (moves treat hidden enemies as absent, 03/M
 caller passing ``legal_actions(state)`` hands over nothing hidden.
 
 The budget is in nodes (``Budget.nodes``; a third of it for the choices after the turn's Move,
-which matter less than the Move). A wall-clock limit is the caller's: pass ``clock``
+which matter less than the Move), or, with ``turn_nodes``, in nodes per turn shared out as the
+clock's seconds are (below): the tournament's reproducible stand-in for a time budget. A wall-clock limit is the caller's: pass ``clock``
 (a callable giving seconds, e.g. ``time.monotonic``) and ``seconds`` per turn; the bot then
 also stops each choice when its share of the turn's time is used (the first action of a turn
-gets 60 % of what is left, later ones half). With a clock the choice depends on the machine's
+gets 60 % of what is left, later ones half; 10 % of the turn is kept back for the caller's
+work between the choices, ``RESERVE``). The clock is read before every node, the greedy
+ranking included. With a clock the choice depends on the machine's
 speed, which is harmless: the chosen action, not the thinking, is what enters the game record.
 """
 from __future__ import annotations
@@ -28,6 +31,9 @@ from .view import PlayerView
 LEVELS = ("random", "greedy", "search")
 DEFAULT_NODES = {"random": 0, "greedy": 1000, "search": 4000}
 DEFAULT_SECONDS = 1.0
+#: the share of a turn's seconds the bot leaves unused: the caller's listing of the legal
+#: actions and the views between its choices, and the last choice (End Turn) take time too
+RESERVE = 0.1
 
 
 class Bot:
@@ -35,13 +41,17 @@ class Bot:
 
     def __init__(self, level: str = "search", seed: int = 0, nodes: int | None = None,
                  clock: Callable[[], float] | None = None,
-                 seconds: float = DEFAULT_SECONDS) -> None:
+                 seconds: float = DEFAULT_SECONDS, turn_nodes: int | None = None) -> None:
         if level not in LEVELS:
             raise ValueError(f"bot level must be one of {', '.join(LEVELS)}, got {level!r}")
         if seconds <= 0:
             raise ValueError(f"the bot's time per turn must be positive, got {seconds}")
+        if turn_nodes is not None and turn_nodes <= 0:
+            raise ValueError(f"the bot's nodes per turn must be positive, got {turn_nodes}")
         self.level, self.seed = level, seed
         self.nodes = DEFAULT_NODES[level] if nodes is None else nodes
+        self.turn_nodes = turn_nodes
+        self._spent: tuple[int, int] = (-1, 0)     # (ply, nodes used in that turn so far)
         self.clock, self.seconds = clock, seconds
         self.memory = Memory()
         self.last_nodes = 0               # nodes the last choice used
@@ -66,8 +76,15 @@ class Bot:
             self.last_nodes = 0
             return _random(view, actions, rng)
         moved = view.turn is not None and view.turn.moved
-        budget = Budget(self.nodes // 3 if moved else self.nodes, self._deadline(view))
-        if budget.deadline is not None and budget.deadline():
+        if self.turn_nodes is None or self.level != "search":     # greedy: its full ranking
+            nodes = self.nodes // 3 if moved else self.nodes
+        else:                             # the clock's shares, counted in nodes
+            if self._spent[0] != view.ply:
+                self._spent = (view.ply, 0)
+            nodes = int((self.turn_nodes - self._spent[1]) * (0.5 if moved else 0.6))
+        budget = Budget(max(nodes, 0), self._deadline(view))
+        if (budget.deadline is not None and budget.deadline()) or \
+                (self.turn_nodes is not None and self.level == "search" and nodes <= 0):
             ends = [a for a in actions if isinstance(a, EndTurn)]
             if ends:                      # the turn's time is up: end it where allowed
                 self.last_nodes = 0
@@ -77,6 +94,8 @@ class Bot:
         else:
             choice = search_choice(view, self.memory, actions, rng, budget)
         self.last_nodes = budget.used
+        if self.turn_nodes is not None:
+            self._spent = (view.ply, self._spent[1] + budget.used)
         return choice
 
     def _deadline(self, view: PlayerView) -> Callable[[], bool] | None:
@@ -84,8 +103,8 @@ class Bot:
         if clock is None:
             return None
         now = clock()
-        if self._turn is None or self._turn[0] != view.ply:
-            self._turn = (view.ply, now + self.seconds)
+        if self._turn is None or self._turn[0] != view.ply:    # RESERVE kept for the caller
+            self._turn = (view.ply, now + self.seconds * (1 - RESERVE))
         left = self._turn[1] - now
         moved = view.turn is not None and view.turn.moved
         stop = now + max(0.0, left) * (0.5 if moved else 0.6)

@@ -1,29 +1,26 @@
 """The computer opponent's beliefs: a ``GameState`` built from one side's ``PlayerView`` alone.
 
-The bot never reads the game state (issue 11 "it cannot peek"): it builds its own state from
-``observe(state, me)`` and from what it remembers of earlier views (``Memory``: the last-seen
-cells of enemy pieces able to hide, RUL-18), and samples where the hidden ones may be now
-(``sample_state``). Enemy serials are never in a view (RUL-50 b), so seen enemy pieces get
-serials of the bot's own from 5001 up, articles from 50001 up. What the view does not hold
-is guessed the way players would: a seen enemy Pawn on its own second rank is still on its
-starting square (A-14); the reinforcement watch of the turn in progress is rebuilt from the
-own pieces on their reinforcement squares (RUL-34); a piece stunned now was stunned at the
-start of the turn (RUL-11). docs/rulings.md AI-2 records these guesses.
+The bot never reads the game state (issue 11 "it cannot peek"): its base is the partial state
+of its side rebuilt from ``observe(state, me)`` (``engine.partial.partial_from_view``, the
+view-side twin of ``partial_state``), plus what it remembers of earlier views (``Memory``: the
+last-seen cells of enemy pieces able to hide, RUL-18); it samples where the hidden ones may
+be now (``sample_state``). docs/rulings.md AI-2 records the guesses.
 """
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
 
-from .actions import GROUND, SUB
+from .actions import SUB
 from .board import distance, on_board
+from .partial import ART_ID, partial_from_view
 from .pieces import KINDS
-from .state import GameState, Piece, Projectile, TurnState, enemy
+from .state import GameState, Piece, enemy
 from .view import PlayerView
 from .visibility import hidden_from
 
-PAWNS = frozenset({"RP", "FP", "SP", "CP", "SOP", "XP", "SHP"})
-SEEN_SID, ART_ID = 5001, 50001
+#: the bot's belief without its ghosts (``engine.partial.partial_from_view``)
+state_from_view = partial_from_view
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,81 +73,6 @@ class Memory:
     @staticmethod
     def _matches(a, b) -> bool:                   # type: ignore[no-untyped-def]
         return a.kind == b.kind and distance((a.row, a.col), (b.row, b.col)) <= 2
-
-
-def state_from_view(view: PlayerView) -> GameState:
-    """The position as ``view.player`` knows it, with no hidden enemy piece in it."""
-    state = GameState(view.options)
-    state.ply = view.ply
-    me = view.player
-    aid = ART_ID
-    for o in view.own:
-        for a, code, ready in zip(o.arts, o.codes, o.art_ready):
-            state.art_code[a] = code
-            if ready:
-                state.art_ready[a] = ready
-        state.pieces[o.sid] = Piece(o.sid, o.kind, o.side, o.row, o.col, o.level, o.hand,
-                                    o.arts, o.stun, o.origin, o.trip, o.ready)
-        if o.hits:
-            state.hits[o.sid] = o.hits
-        if o.revealed_until:
-            state.reveals[o.sid] = o.revealed_until
-    sid = SEEN_SID
-    seen_sids = {}
-    for s in view.seen:
-        arts = []
-        for code, ready in zip(s.codes, s.art_ready):
-            state.art_code[aid] = code
-            if ready:
-                state.art_ready[aid] = ready
-            arts.append(aid)
-            aid += 1
-        origin = s.kind in PAWNS and s.level == GROUND and s.row == (2 if s.side == "B" else 9)
-        state.pieces[sid] = Piece(sid, s.kind, s.side, s.row, s.col, s.level, s.hand,
-                                  tuple(arts), s.stun, origin, None, s.ready)
-        if s.revealed_until:
-            state.reveals[sid] = s.revealed_until
-        seen_sids[(s.kind, s.row, s.col, s.level)] = sid
-        sid += 1
-    for g in view.ground:
-        state.art_code[aid] = g.code
-        if g.ready:
-            state.art_ready[aid] = g.ready
-        state.ground[(g.row, g.col)] = state.ground.get((g.row, g.col), ()) + (aid,)
-        aid += 1
-    state.projectiles = tuple(
-        Projectile(p.pid, p.kind, p.side, p.row, p.col, p.dr, p.dc, p.strength, p.target,
-                   p.created) for p in view.projectiles)
-    state.next_pid = max((p.pid for p in view.projectiles), default=0) + 1
-    for r in view.reinforcements:
-        state.reinforcements[(r.row, r.col)] = (r.side, r.kind, r.hand)
-    for lk in view.locks:
-        if lk.target is not None and tuple(lk.target) in seen_sids:
-            state.locks[tuple(lk.source)] = seen_sids[tuple(lk.target)]   # type: ignore[index]
-    state.next_sid = max([sid, *(o.sid + 1 for o in view.own)])
-    state.result, state.end_reason = view.result, view.end_reason
-    state.turn = _turn(state, view, me)
-    state.start = {"setup": "view"}
-    state.touch()
-    return state
-
-
-def _turn(state: GameState, view: PlayerView, me: str) -> TurnState:
-    stunned = frozenset(s for s, p in state.pieces.items() if p.stun > 0)
-    t = view.turn
-    if t is None:
-        return TurnState(stunned=stunned)
-    watch = []
-    for sq, (owner, _kind, _hand) in sorted(state.reinforcements.items()):
-        if owner == me:
-            here = frozenset(p.sid for p in state.pieces.values()
-                             if p.side == me and p.square == sq and p.level == GROUND)
-            if here:
-                watch.append((sq, here))
-    return TurnState(t.moved, t.mover, t.fires, frozenset(t.fired), t.picked, t.dropped,
-                     t.exchanged, t.reinforced, frozenset(t.acted), frozenset(t.transported),
-                     tuple(watch), frozenset(t.vacated), frozenset(t.obliged), frozenset(),
-                     stunned)
 
 
 def sample_state(view: PlayerView, memory: Memory, rng: random.Random,

@@ -23,12 +23,15 @@ from typing import Callable, Sequence
 from .actions import Action, EndTurn, Fire, Move
 from .ai_eval import WIN, attacked_cells, evaluate, material, quick_evaluate
 from .ai_sample import Memory, sample_state, state_from_view
+from .board import on_board
 from .errors import RuleError
 from .movegen import generate
 from .rules import apply_action, legal_actions
 from .state import GameState, enemy
 from .view import PlayerView
 
+TRANSPORT_TOKENS = frozenset({"JU", "JP", "SC", "BI"})
+LEVELS3 = ("G", "A", "S")
 SAMPLES = 6                        # sampled hidden positions per candidate, when there are ghosts
 
 
@@ -44,6 +47,11 @@ class Budget:
         """Whether the budget is exhausted (checked before each node)."""
         return self.used >= self.nodes or (self.deadline is not None and self.deadline())
 
+    def late(self) -> bool:
+        """Whether the caller's time is up (the node count aside): checked before each node
+        of the greedy ranking too, which the node count never cuts short."""
+        return self.deadline is not None and self.deadline()
+
     def apply(self, state: GameState, action: Action) -> GameState | None:
         """One node: ``action`` applied to a belief state, or None if illegal there."""
         self.used += 1
@@ -53,15 +61,27 @@ class Budget:
             return None
 
 
+def listed(state: GameState, actions: Sequence[Action]) -> list[Action]:
+    """``actions`` as the very objects ``legal_actions(state)`` lists where equal (so that
+    ``apply_action`` takes its fast path for listed actions), the others unchanged."""
+    own = {a: a for a in legal_actions(state)}
+    return [own.get(a, a) for a in actions]
+
+
 def greedy_scores(state: GameState, actions: Sequence[Action], side: str, budget: Budget,
                   rng: random.Random, exact: int = 10) -> list[tuple[float, int]]:
-    """(score, index) of every action, best first (the node count grows, the budget does not
-    cut this ranking short: the bot's floor is greedy play). Every action is scored by
-    ``quick_evaluate``; the ``exact`` best of those are scored again by ``evaluate`` (others
-    rank below them); a seeded tie-break below 0.01 orders equal scores."""
+    """(score, index) of every action, best first. The node count does not cut this ranking
+    short (the bot's floor is greedy play); the caller's deadline does (``Budget.late``):
+    then the actions not reached are left out, so at least the first is always scored.
+    Every action is scored by ``quick_evaluate``; the ``exact`` best of those are scored
+    again by ``evaluate`` (others rank below them); a seeded tie-break below 0.01 orders
+    equal scores."""
     attacked = attacked_cells(state, enemy(side))
     quick = []
-    for i, action in enumerate(actions):          # always complete: it is the baseline
+    own = listed(state, actions)
+    for i, action in enumerate(own):
+        if quick and budget.late():
+            break
         new = budget.apply(state, action)
         if new is None:
             continue
@@ -70,7 +90,8 @@ def greedy_scores(state: GameState, actions: Sequence[Action], side: str, budget
     quick.sort(key=lambda t: (-t[0], t[2]))
     out = []
     for n, (q, tie, i, new) in enumerate(quick):
-        out.append((evaluate(new, side) + tie if n < exact else q - WIN, i))
+        exact_here = n < exact and (n == 0 or not budget.late())
+        out.append((evaluate(new, side) + tie if exact_here else q - WIN, i))
     out.sort(key=lambda t: (-t[0], t[1]))
     return out
 
@@ -97,15 +118,38 @@ def _best_for(state: GameState, side: str, budget: Budget,
     return best
 
 
+def _may_hit(state: GameState, fire: Fire, cells: dict) -> bool:  # type: ignore[type-arg]
+    """Whether a Fire can change ``material`` at once: a homing or restricted-rocket Fire
+    (it names a target), or a weapon aimed along a line that holds a piece within the stun
+    line's reach (RUL-9, RUL-10, RUL-13, RUL-15). Transport articles (RUL-30, RUL-31) and
+    weapons fired into an empty line cannot, and are left out of the replies."""
+    if fire.article in TRANSPORT_TOKENS:
+        return False
+    if fire.target is not None:
+        return True
+    d = fire.piece
+    dr, dc = fire.row - d.row, fire.col - d.col
+    reach = max(state.options.stun_range, state.options.flamer_range, 1)
+    for n in range(1, reach + 1):
+        r, c = d.row + n * dr, d.col + n * dc
+        if not on_board(r, c):
+            return False
+        if any((r, c, lv) in cells for lv in LEVELS3):
+            return True
+    return False
+
+
 def _capture_reply(state: GameState, side: str, budget: Budget) -> GameState:
     """``side``'s most damaging capture Move or Fire (by ``material``), if it gains anything;
     else the state as it is."""
     if state.result is not None or state.side_to_move != side:
         return state
-    captures = [p.move for p in generate(state, side) if p.capture]
-    fires = [a for a in legal_actions(state) if isinstance(a, Fire)] \
-        if not state.options.move_only else []
-    best = _best_for(state, side, budget, captures + fires)
+    capture = {p.move for p in generate(state, side) if p.capture}
+    cells = state.cells()
+    replies = [a for a in legal_actions(state)
+               if (isinstance(a, Move) and a in capture)
+               or (isinstance(a, Fire) and _may_hit(state, a, cells))]
+    best = _best_for(state, side, budget, replies)
     return best if best is not None else state
 
 

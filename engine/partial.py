@@ -30,7 +30,7 @@ from typing import Any, Sequence
 
 import msgpack
 
-from .actions import Action, EndTurn, Move
+from .actions import GROUND, Action, EndTurn, Move
 from .asking import Answer, AskingAnswerer, NeedAnswer, Question, owner_answer
 from .board import has_ability
 from .descs import resolve_all
@@ -39,11 +39,16 @@ from .openings import Opening, drop_piece, ground_aids, opening, put_opening
 from .questions import answering
 from .rules import apply_action, begin_turn, end_phase
 from .state import GameState, Piece, Projectile, TurnState, enemy, to_dict
+from .view import PlayerView
 from .visibility import hidden_from, source_side
 
-__all__ = ["partial_state", "known_key", "known_diff", "enemy_hidden_held", "public_hash", "Opening",
-           "Consequences", "Shown", "Detectors", "Question", "Answer", "owner_answer", "Resolved",
-           "Side", "without_locks_on", "play", "HQ_OF"]
+#: serials and article ids ``partial_from_view`` gives the seen enemy pieces and all articles
+PAWNS = frozenset({"RP", "FP", "SP", "CP", "SOP", "XP", "SHP"})
+SEEN_SID, ART_ID = 5001, 50001
+
+__all__ = ["partial_state", "partial_from_view", "known_key", "known_diff", "enemy_hidden_held",
+           "public_hash", "Opening", "Consequences", "Shown", "Detectors", "Question", "Answer",
+           "owner_answer", "Resolved", "Side", "without_locks_on", "play", "HQ_OF"]
 
 #: fields of ``to_dict`` left out of ``known_key``: the history, the current turn's record and
 #: actions are the transcript's business (issue 8 items 6-7), not the board's (docs/hidden.md)
@@ -87,6 +92,90 @@ def partial_state(state: GameState, side: str) -> GameState:
     out.turn = _turn_for(state.turn, side, state.side_to_move, out)
     out.start = state.start
     return out
+
+
+def partial_from_view(view: PlayerView) -> GameState:
+    """``partial_state(state, view.player)`` rebuilt from ``view = observe(state, player)``
+    alone, for a player that holds only its view (the computer opponent, issue 11): the same
+    pieces, articles, ground, projectiles, reinforcements, locks and turn budget as far as the
+    view carries them (tests/test_partial.py compares the two). Enemy serials are never in a
+    view (RUL-50 b), so the seen enemy pieces get serials from 5001 up (``SEEN_SID``) and their
+    articles ids from 50001 up (``ART_ID``). What the view does not hold is guessed the way
+    players would (docs/rulings.md AI-2): a seen enemy Pawn on its own second rank is still on
+    its starting square (A-14); the reinforcement watch of the turn in progress is rebuilt from
+    the own pieces on their reinforcement squares (RUL-34); a piece stunned now was stunned at
+    the start of the turn (RUL-11)."""
+    state = GameState(view.options)
+    state.ply = view.ply
+    me = view.player
+    aid = ART_ID
+    for o in view.own:
+        for a, code, ready in zip(o.arts, o.codes, o.art_ready):
+            state.art_code[a] = code
+            if ready:
+                state.art_ready[a] = ready
+        state.pieces[o.sid] = Piece(o.sid, o.kind, o.side, o.row, o.col, o.level, o.hand,
+                                    o.arts, o.stun, o.origin, o.trip, o.ready)
+        if o.hits:
+            state.hits[o.sid] = o.hits
+        if o.revealed_until:
+            state.reveals[o.sid] = o.revealed_until
+    sid = SEEN_SID
+    seen_sids = {}
+    for s in view.seen:
+        arts = []
+        for code, ready in zip(s.codes, s.art_ready):
+            state.art_code[aid] = code
+            if ready:
+                state.art_ready[aid] = ready
+            arts.append(aid)
+            aid += 1
+        origin = s.kind in PAWNS and s.level == GROUND and s.row == (2 if s.side == "B" else 9)
+        state.pieces[sid] = Piece(sid, s.kind, s.side, s.row, s.col, s.level, s.hand,
+                                  tuple(arts), s.stun, origin, None, s.ready)
+        if s.revealed_until:
+            state.reveals[sid] = s.revealed_until
+        seen_sids[(s.kind, s.row, s.col, s.level)] = sid
+        sid += 1
+    for g in view.ground:
+        state.art_code[aid] = g.code
+        if g.ready:
+            state.art_ready[aid] = g.ready
+        state.ground[(g.row, g.col)] = state.ground.get((g.row, g.col), ()) + (aid,)
+        aid += 1
+    state.projectiles = tuple(
+        Projectile(p.pid, p.kind, p.side, p.row, p.col, p.dr, p.dc, p.strength, p.target,
+                   p.created) for p in view.projectiles)
+    state.next_pid = max((p.pid for p in view.projectiles), default=0) + 1
+    for r in view.reinforcements:
+        state.reinforcements[(r.row, r.col)] = (r.side, r.kind, r.hand)
+    for lk in view.locks:
+        if lk.target is not None and tuple(lk.target) in seen_sids:
+            state.locks[tuple(lk.source)] = seen_sids[tuple(lk.target)]   # type: ignore[index]
+    state.next_sid = max([sid, *(o.sid + 1 for o in view.own)])
+    state.result, state.end_reason = view.result, view.end_reason
+    state.turn = _view_turn(state, view, me)
+    state.start = {"setup": "view"}
+    state.touch()
+    return state
+
+
+def _view_turn(state: GameState, view: PlayerView, me: str) -> TurnState:
+    stunned = frozenset(s for s, p in state.pieces.items() if p.stun > 0)
+    t = view.turn
+    if t is None:
+        return TurnState(stunned=stunned)
+    watch = []
+    for sq, (owner, _kind, _hand) in sorted(state.reinforcements.items()):
+        if owner == me:
+            here = frozenset(p.sid for p in state.pieces.values()
+                             if p.side == me and p.square == sq and p.level == GROUND)
+            if here:
+                watch.append((sq, here))
+    return TurnState(t.moved, t.mover, t.fires, frozenset(t.fired), t.picked, t.dropped,
+                     t.exchanged, t.reinforced, frozenset(t.acted), frozenset(t.transported),
+                     tuple(watch), frozenset(t.vacated), frozenset(t.obliged), frozenset(),
+                     stunned)
 
 
 def _source_held(state: GameState, key: tuple[str, int], out: GameState) -> bool:

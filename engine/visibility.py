@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 from .actions import SUB
-from .board import LEVEL_ORDER, distance, has_ability
+from .board import LEVEL_ORDER, distance
 from .pieces import KINDS
 from .questions import current_answerer
 from .state import GameState, Piece
+
+
+_SH_KINDS = frozenset(k for k, info in KINDS.items() if "SH" in info.inherent)
 
 
 def stealthy(state: GameState, p: Piece) -> bool:
@@ -38,6 +41,14 @@ def _locked_targets(state: GameState, viewer: str) -> set[int]:
     return {t for k, t in state.locks.items() if source_side(state, k) == viewer}
 
 
+def _squares_with(state: GameState, pieces: list[Piece], code: str) -> list[tuple[int, int]]:
+    """The squares of those ``pieces`` with the ability ``code``, inherent or held (01/R10.5):
+    ``has_ability`` for many pieces at once."""
+    art = state.art_code
+    return [p.square for p in pieces
+            if code in KINDS[p.kind].inherent or (p.arts and any(art[a] == code for a in p.arts))]
+
+
 def hidden_from(state: GameState, viewer: str) -> frozenset[int]:
     """Sids of the enemy pieces ``viewer`` cannot see now (RUL-18)."""
     key = ("hidden", viewer)
@@ -45,18 +56,36 @@ def hidden_from(state: GameState, viewer: str) -> frozenset[int]:
     if cached is not None:
         return cached
     opts = state.options
+    stealth_on, sub_on = opts.stealth_invisibility, opts.submerged_invisibility
+    # the enemy pieces with a hiding reason first (stealthy, submerged): most positions have
+    # few or none, and then the viewer's detectors need not be gathered at all
+    cands = []
+    if stealth_on or sub_on:
+        code = state.art_code
+        primary_ok = opts.stealthy_primary_allowed
+        for p in state.pieces.values():
+            if p.side == viewer:
+                continue
+            s_reason = False
+            if stealth_on:
+                if p.kind in _SH_KINDS:
+                    s_reason = True
+                elif p.arts and any(code[a] == "SH" for a in p.arts):
+                    s_reason = primary_ok or KINDS[p.kind].role != "primary"
+            u_reason = sub_on and p.level == SUB
+            if s_reason or u_reason:
+                cands.append((p, s_reason, u_reason))
+    if not cands:
+        result: frozenset[int] = frozenset()
+        state._cache[key] = result
+        return result
     mine = [p for p in state.pieces.values() if p.side == viewer]
-    torpedo = [p.square for p in mine if has_ability(state, p, "TL")]
-    anti_stealth = [p.square for p in mine if has_ability(state, p, "ASH")]
-    locked = _locked_targets(state, viewer)
+    torpedo = _squares_with(state, mine, "TL") if any(c[2] for c in cands) else []
+    anti_stealth = _squares_with(state, mine, "ASH") \
+        if opts.stealth_range_detection and any(c[1] for c in cands) else []
+    locked = _locked_targets(state, viewer) if state.locks else set()
     hidden = set()
-    for p in state.pieces.values():
-        if p.side == viewer:
-            continue
-        s_reason = stealthy(state, p)
-        u_reason = submerged(state, p)
-        if not s_reason and not u_reason:
-            continue
+    for p, s_reason, u_reason in cands:
         revealed = state.reveals.get(p.sid, 0) >= state.ply
         s_neutral = revealed or p.sid in locked or (
             opts.stealth_range_detection

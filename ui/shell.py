@@ -30,7 +30,19 @@ from .options_screen import Cancelled, OptionsScreen, StartGame
 from .scenes import GameScene
 from .session import Session
 
-__all__ = ["Shell"]
+__all__ = ["Shell", "COMPUTER_EVENT"]
+
+
+def _post_wake() -> None:
+    """From the worker thread: wake the frame loop (pygame 2's event queue takes posts from
+    any thread)."""
+    try:
+        pygame.event.post(pygame.event.Event(COMPUTER_EVENT))
+    except pygame.error:
+        pass                              # the window is closing
+
+#: posted by the computer's worker thread when it has an action (wakes a sleeping frame loop)
+COMPUTER_EVENT = pygame.event.custom_type()
 
 _WIDGET_EVENTS = [pygame_gui.UI_BUTTON_PRESSED, pygame_gui.UI_DROP_DOWN_MENU_CHANGED,
                   pygame_gui.UI_TEXT_ENTRY_CHANGED, pygame_gui.UI_TEXT_ENTRY_FINISHED,
@@ -61,6 +73,10 @@ class Shell:
         self.drew = False                  # the last frame drew something (so flip it)
         self.progress_shown: list[tuple[int, int]] = []   # what the loading bar showed (tests)
         self._cursor = -1
+        #: the computer thinks in a worker thread while the frame loop runs (``run`` without a
+        #: script, ``wec window --control``); scripted and test frames keep it synchronous
+        self.background = False
+        self.inputs_while_thinking = 0    # keys and clicks handled during the computer's thinking
 
     @property
     def session(self) -> Session:
@@ -88,6 +104,7 @@ class Shell:
     def pump(self, events: list[pygame.event.Event] | None = None, dt: float = 0.0) -> bool:
         """One frame: route ``events`` (or the queue's), update the widgets, draw if anything
         changed; returns False once the player quit."""
+        self._computer()
         for e in pygame.event.get() if events is None else events:
             self.feed(e)
         for _ in range(8):                 # the widgets' own events (posted while handling these)
@@ -101,8 +118,32 @@ class Shell:
             self.draw()
         return self.running
 
+    def _computer(self) -> None:
+        """Take the worker's actions and hint (``Session.poll``); show them."""
+        session = self.session
+        if not isinstance(session, Session):
+            return                        # a WiFi game: no computer here
+        if session.background != self.background:
+            session.background = self.background
+            session.wake = _post_wake if self.background else None
+        if not session.poll():
+            return
+        hint, session.hint_text = session.hint_text, None
+        if self.options is None and self.editor is None:
+            status = "the computer is thinking..." if session.thinking else ""
+            self.driver.refresh(status)
+            if hint is not None:
+                self.driver.say(*hint)
+        self.menu.set_context(self.context())
+        self.dirty = True
+
     def feed(self, e: pygame.event.Event) -> None:
         """One event: shortcut, widget, menu command or the game scene."""
+        if e.type == COMPUTER_EVENT:
+            return                        # only a wake-up: ``_computer`` ran this frame
+        if e.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN) and \
+                isinstance(self.session, Session) and self.session.thinking:
+            self.inputs_while_thinking += 1        # answered although the computer thinks
         if e.type not in QUIET_EVENTS:
             self.dirty = True
         if e.type == pygame.KEYDOWN and self.options is None and self.editor is None \
@@ -196,6 +237,7 @@ class Shell:
         """The frame loop until the player quits (or, with ``script``, until it is used up); it
         sleeps while nothing happens and draws only after a change (issue 12 item 7)."""
         steps = script_events(script, lambda: self.session.viewer) if script is not None else None
+        self.background = steps is None   # a person at the window: think in the background
         blocking = pygame.display.get_driver() not in ("dummy", "offscreen")
         clock = pygame.time.Clock()
         while self.running:

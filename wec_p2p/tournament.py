@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 
 from engine import api
-from engine.ai import DEFAULT_SECONDS, LEVELS, Bot
+from engine.ai import DEFAULT_NODES, DEFAULT_SECONDS, LEVELS, Bot
 from engine.ai_eval import material
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -"
@@ -36,12 +36,15 @@ class Stats:
 
 def play_game(a: str, b: str, a_black: bool, seed: int, options: api.Options, max_plies: int,
               margin: float, seconds: float, stats: dict[str, Stats],
-              nodes: int | None = None, clock: bool = True) -> tuple[str, str, int]:
+              nodes: int | None = None, clock: bool = True,
+              turn_nodes: int | None = None) -> tuple[str, str, int]:
     """One game; returns (winner "a"/"b"/"draw", how it ended, plies)."""
     black, white = (a, b) if a_black else (b, a)
     tick = time.monotonic if clock else None
-    bots = {"B": Bot(black, seed=seed, nodes=nodes, clock=tick, seconds=seconds),
-            "W": Bot(white, seed=seed + 1, nodes=nodes, clock=tick, seconds=seconds)}
+    bots = {"B": Bot(black, seed=seed, nodes=nodes, clock=tick, seconds=seconds,
+                     turn_nodes=turn_nodes),
+            "W": Bot(white, seed=seed + 1, nodes=nodes, clock=tick, seconds=seconds,
+                     turn_nodes=turn_nodes)}
     state = api.new_game(options)
     turn_time, turn_ply = 0.0, state.ply
     while state.result is None and len(state.history) < max_plies:
@@ -68,6 +71,15 @@ def play_game(a: str, b: str, a_black: bool, seed: int, options: api.Options, ma
     if abs(lead) >= margin:
         return side_of["B" if lead > 0 else "W"], "adjudicated", len(state.history)
     return "draw", "adjudicated", len(state.history)
+
+
+def budget_text(nodes: int | None, turn_nodes: int | None = None) -> str:
+    """The node budget, as the table states it."""
+    if turn_nodes is not None:
+        return f"{turn_nodes} nodes per turn (greedy: its full ranking)"
+    if nodes is not None:
+        return f"{nodes} nodes per choice"
+    return ", ".join(f"{lv} {n} nodes" for lv, n in DEFAULT_NODES.items() if n) + " per choice"
 
 
 def other_side(side: str) -> str:
@@ -113,6 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=DEFAULT_SECONDS,
                    help="thinking time per turn of greedy and search (default 1 s)")
     p.add_argument("--nodes", type=int, help="node budget per choice (default: per level)")
+    p.add_argument("--turn-nodes", type=int,
+                   help="node budget per turn, shared out among the turn's choices as the "
+                        "seconds are (replaces --nodes)")
     p.add_argument("--no-clock", action="store_true",
                    help="node budgets only (reproducible games; time is measured, not limited)")
     p.add_argument("--seed", type=int, default=0)
@@ -131,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         a_black = g % 2 == 0
         winner, how, plies = play_game(args.a, args.b, a_black, args.seed + 2 * g, options,
                                        args.max_plies, args.margin, args.seconds, stats,
-                                       args.nodes, not args.no_clock)
+                                       args.nodes, not args.no_clock, args.turn_nodes)
         row = tally["a" if a_black else "b"]
         row[{"a": 0, "draw": 1, "b": 2}[winner]] += 1
         ends[how] += 1
@@ -141,7 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.perf_counter() - wall
     print(f"\n{args.a} (A) vs {args.b} (B), {args.games} games, movement {args.movement}, "
           f"cap {args.max_plies} plies, margin {args.margin}, "
-          + ("node budgets only" if args.no_clock else f"{args.seconds:g} s per turn"))
+          + (f"node budgets only ({budget_text(args.nodes, args.turn_nodes)}, no clock: reproducible)"
+             if args.no_clock else f"{args.seconds:g} s per turn, {budget_text(args.nodes, args.turn_nodes)}"))
     print(f"{'A as':<8}{'games':>7}{'A wins':>8}{'draws':>7}{'A losses':>10}")
     for name, key in (("Black", "a"), ("White", "b")):
         w, d, l = tally[key]

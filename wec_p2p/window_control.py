@@ -29,6 +29,8 @@ from ui.lobby_screen import LobbyScreen
 from ui.net_shell import NetShell
 from ui.net_session import NetGameScene
 from ui.panel_view import end_button
+from ui.scenes import GameScene
+from ui.session import Session
 from ui.setup_screen import SetupScreen
 
 __all__ = ["run_controlled", "screen_model"]
@@ -62,6 +64,7 @@ def run_controlled(shell: NetShell, stdin: TextIO = sys.stdin, out: TextIO = sys
     inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
     threading.Thread(target=_read, args=(stdin, inbox), name="wec-control", daemon=True).start()
     clock = pygame.time.Clock()
+    shell.background = True               # a person's window: the computer thinks aside
     last = ""
     try:
         while shell.running:
@@ -124,13 +127,7 @@ def screen_model(shell: NetShell) -> dict[str, Any]:
     if screen is None and isinstance(scene, NetGameScene) and session is not None:
         model["screen"] = "game"
         v = scene.view
-        moves = []
-        for a in scene.actions:
-            if isinstance(a, Move):
-                src, dst = choices.source_cell(a), choices.target_cell(a)
-                if choices.actions_to(choices.actions_from(scene.actions, src, False), dst) == [a]:
-                    moves.append([format_action(a), list(cell_rect(*src, v.player).center),
-                                  list(cell_rect(*dst, v.player).center)])
+        moves = _moves(scene.actions, v.player)
         model["game"] = {
             "colour": session.colour, "ply": v.ply, "to_move": v.side_to_move, "result": v.result,
             "banner": scene.banner, "status": scene.status, "last_words": scene.last_words,
@@ -143,8 +140,31 @@ def screen_model(shell: NetShell) -> dict[str, Any]:
             "over": None if session.over is None else [session.over.result, session.over.reason,
                                                        session.over.state_hash],
             "title": scene._title()}
+    if screen is None and isinstance(scene, GameScene) and not isinstance(scene, NetGameScene) \
+            and isinstance(shell.session, Session):
+        local = shell.session
+        v = scene.view
+        model["screen"] = "local"
+        model["local"] = {
+            "ply": local.state.ply, "to_move": local.state.side_to_move,
+            "computer": local.computer, "thinking": local.thinking, "status": scene.status,
+            "history": len(local.state.history), "moves": _moves(scene.actions, v.player),
+            "words": shell.driver.prefs["words"],
+            "inputs_while_thinking": shell.inputs_while_thinking}
     model["notice"] = shell.notice.text_block.html_text if shell.notice is not None and shell.notice.alive() else ""
     return model
+
+
+def _moves(actions: Any, player: str) -> list[list[Any]]:
+    """The Moves one click on a piece and one on a square make: notation, both centres."""
+    moves = []
+    for a in actions:
+        if isinstance(a, Move):
+            src, dst = choices.source_cell(a), choices.target_cell(a)
+            if choices.actions_to(choices.actions_from(actions, src, False), dst) == [a]:
+                moves.append([format_action(a), list(cell_rect(*src, player).center),
+                              list(cell_rect(*dst, player).center)])
+    return moves
 
 
 def _centre(element: Any) -> list[int] | None:
