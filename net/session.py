@@ -78,6 +78,7 @@ class NetConfig:
     wal_sync: bool = True
     new_game: bool = False
     abandon_after: float = 120.0   # seconds a disconnected peer has to come back before we claim; 0 = never
+    save_interval: float = 0.5     # at most one autosave written per this many seconds (0 = every turn)
     # per game: (what the peer's clock is running for, when it started); kept across reconnections
     clock_marks: dict[bytes, tuple[Any, float]] = field(default_factory=dict, repr=False)
 
@@ -140,6 +141,9 @@ class GameConnection:
         self.replaying = False
         self._pending_entries: list[Entry] = []
         self._saving: asyncio.Future[None] | None = None
+        self._save_due: tuple[int, str] | None = None   # (entries, state hash) of the turn to save next
+        self._saved_at = float("-inf")                  # loop time of the last save written
+        self._save_now = asyncio.Event()                # the connection ends: write the due save at once
         self._fresh_wal = False   # the log was created by this connection (no game before it)
         self._recv_task: asyncio.Task[Message] | None = None   # a read kept across driver wake-ups
         self._timed_out = False
@@ -184,6 +188,7 @@ class GameConnection:
                 self.link.closed = True
                 self.link.writer.transport.abort()
             if self._saving is not None:
+                self._save_now.set()
                 try:
                     await self._saving
                 except Exception as exc:
@@ -645,24 +650,43 @@ class GameConnection:
         self.entries.append(entry)
 
     async def _autosave(self) -> None:
-        """Write the save atomically in a worker thread (one at a time, in turn order)."""
-        assert self.header is not None and self.match is not None and self.match.play is not None
-        h = self.cfg.engine.state_hash(self.match.play.state_value)
-        previous = self._saving
-        path = self.cfg.active_wal(self.peer_pub).with_suffix(".save")
-        snapshot = list(self._packed)
+        """Save the game after a turn: atomically, in a worker thread, one save at a time.
 
-        async def save() -> None:
-            if previous is not None:
-                await previous
+        At once if the last save is older than ``NetConfig.save_interval``, else when that
+        interval has passed, with the latest turn then (the turns in between are in the log,
+        and the peer holds our messages). Players take longer than that over a turn, so every
+        turn of theirs is saved; two bots end turns faster than a save is written and fsynced,
+        and saving each of them kept a thread and the disk busy under every action (issue 10
+        item 6). The end of the connection writes the due save without waiting."""
+        assert self.header is not None and self.match is not None and self.match.play is not None
+        self._save_due = (len(self._packed), self.cfg.engine.state_hash(self.match.play.state_value))
+        if self._saving is None or self._saving.done():
+            if self._saving is not None and self._saving.exception() is not None:
+                log.error("autosave failed: %s", self._saving.exception())
+            self._saving = asyncio.ensure_future(self._save_loop())
+
+    async def _save_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        path = self.cfg.active_wal(self.peer_pub).with_suffix(".save")
+        while self._save_due is not None:
+            wait = self._saved_at + self.cfg.save_interval - loop.time()
+            if wait > 0 and not self._save_now.is_set():
+                try:
+                    async with asyncio.timeout(wait):
+                        await self._save_now.wait()
+                except TimeoutError:
+                    pass
+            (count, h), self._save_due = self._save_due, None
+            snapshot = self._packed[:count]   # the log only grows: its first entries are that turn's
             await asyncio.to_thread(write_packed_save, path, self.header, snapshot, h)  # type: ignore[arg-type]
-        self._saving = asyncio.ensure_future(save())
+            self._saved_at = loop.time()
 
     async def _finish(self) -> Outcome:
         match = self.match
         assert match is not None and self.header is not None
         status = "finished" if match.finished else "stopped"
         if self._saving is not None:
+            self._save_now.set()
             await self._saving
         path = self.cfg.active_wal(self.peer_pub)
         final = self.cfg.games_dir / f"{self.header.chain_id.hex()[:16]}.{status}.wal"
