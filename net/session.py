@@ -24,6 +24,7 @@ from types import ModuleType
 from typing import Any, Awaitable, Callable, Protocol
 
 from net import certs as certs_mod
+from net.aio import raise_if, reap
 from net.chain import ChainReader, ChainWriter, Verified, derive_chain_id
 from net.errors import (EquivocationError, IdentityChanged, NetError, NotPaired, PairingFailed, PeerTimeout,
                         ProtocolError)
@@ -183,7 +184,9 @@ class GameConnection:
         except WalError as exc:   # our log or its rebuild cannot go on: say why, change nothing more
             return await self._end("refused", f"cannot resume the game: {exc}")
         finally:
-            await self._stop_recv()
+            # Everything below runs even when our task is cancelled meanwhile; that cancellation
+            # is raised again at the end, never swallowed (a cancelled join would play on).
+            cancelled = await self._stop_recv(reraise=False)
             if not self.link.closed:   # cancelled (the player quit): drop the link, the log keeps the game
                 self.link.closed = True
                 self.link.writer.transport.abort()
@@ -191,10 +194,13 @@ class GameConnection:
                 self._save_now.set()
                 try:
                     await self._saving
+                except asyncio.CancelledError:
+                    cancelled = True
                 except Exception as exc:
                     log.error("autosave failed: %s", exc)
             if self.wal is not None:
                 self.wal.close()
+            raise_if(cancelled)
 
     async def _run(self) -> Outcome:
         peer_hello = await self._hello()
@@ -249,16 +255,14 @@ class GameConnection:
         task, self._recv_task = self._recv_task, None
         return task.result()
 
-    async def _stop_recv(self) -> None:
-        """Cancel the kept read (the connection is ending)."""
+    async def _stop_recv(self, reraise: bool = True) -> bool:
+        """Cancel the kept read (the connection is ending). A cancellation of our own task that
+        arrives meanwhile is raised again (``reraise``) or returned (True), never swallowed."""
         task, self._recv_task = self._recv_task, None
-        if task is not None and not task.done():
-            task.cancel()
-        if task is not None:
-            try:
-                await task
-            except BaseException:
-                pass
+        cancelled = await reap(task)
+        if reraise:
+            raise_if(cancelled)
+        return cancelled
 
     # ---- hello and resume ----
 
@@ -867,17 +871,12 @@ async def run_pairing(cfg: NetConfig, link: Link, role: str, peer_der: bytes | N
     except (ProtocolError, ConnectionError, PeerTimeout, asyncio.IncompleteReadError) as exc:
         raise PairingFailed(f"pairing failed: {exc}") from None
     finally:
-        for task in (confirm_task, recv_task):
-            if task is not None:
-                task.cancel()
-                try:
-                    await task
-                except BaseException:
-                    pass
+        cancelled = await reap(confirm_task, recv_task)
         if machine.state is not PairState.PAIRED:
             await link.close("pairing not completed")
         else:
             await link.close()
+        raise_if(cancelled)
 
 
 async def _refuse(code: str, name: str) -> bool:
@@ -1024,7 +1023,8 @@ class Host:
     async def wait(self, timeout: float | None = None) -> Outcome:
         """The outcome of the game (finished or stopped)."""
         assert self.result is not None
-        return await asyncio.wait_for(asyncio.shield(self.result), timeout)
+        async with asyncio.timeout(timeout):   # not wait_for: it may drop a cancellation (net.aio)
+            return await asyncio.shield(self.result)
 
     @property
     def unauthenticated(self) -> int:
@@ -1037,13 +1037,7 @@ class Host:
             self.server.close()
             await self.server.wait_closed()
             self.server = None
-        for task in list(self._tasks):
-            task.cancel()
-        for task in list(self._tasks):
-            try:
-                await task
-            except BaseException:
-                pass
+        raise_if(await reap(*list(self._tasks)))
 
     def _admit(self, transport: asyncio.Transport, address: str) -> None:
         """Hold a new unauthenticated connection, dropping the oldest over either cap."""
@@ -1114,11 +1108,8 @@ class Host:
             return
         self._pending.pop(transport, None)   # authenticated: a pinned peer, the one in play (or none is)
         if self._active is not None and not self._active.done():
-            self._active.cancel()  # a new connection from the same peer replaces a half-dead one
-            try:
-                await self._active
-            except BaseException:
-                pass
+            # a new connection from the same peer replaces a half-dead one
+            raise_if(await reap(self._active))
         self._active = asyncio.current_task()
         self.active_link = link
         claimed = self._in_play is None
