@@ -147,6 +147,7 @@ class GameConnection:
         self._save_now = asyncio.Event()                # the connection ends: write the due save at once
         self._fresh_wal = False   # the log was created by this connection (no game before it)
         self._recv_task: asyncio.Task[Message] | None = None   # a read kept across driver wake-ups
+        self._wake_task: asyncio.Task[None] | None = None      # the driver's async_wait, kept across reads
         self._timed_out = False
         self.resumed = False
 
@@ -241,14 +242,17 @@ class GameConnection:
             return await self.link.recv()
         if self._recv_task is None:
             self._recv_task = asyncio.ensure_future(self.link.recv())
-        woke = asyncio.ensure_future(wait()) if wait is not None else None
-        try:
-            await asyncio.wait({self._recv_task} | ({woke} if woke else set()), timeout=timeout,
-                               return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            woken = woke is not None and woke.done()
-            if woke is not None and not woke.done():
-                woke.cancel()
+        if wait is not None and self._wake_task is None:
+            # kept across the peer's messages too (not a new task cancelled after each of them)
+            self._wake_task = asyncio.ensure_future(wait())
+        await asyncio.wait({self._recv_task} | ({self._wake_task} if self._wake_task else set()), timeout=timeout,
+                           return_when=asyncio.FIRST_COMPLETED)
+        woken = self._wake_task is not None and self._wake_task.done()
+        if woken:
+            assert self._wake_task is not None
+            if not self._wake_task.cancelled():
+                self._wake_task.exception()   # a failed wait is only a wake-up (as before)
+            self._wake_task = None
         if not self._recv_task.done():
             self._timed_out = not woken
             return None
@@ -256,10 +260,11 @@ class GameConnection:
         return task.result()
 
     async def _stop_recv(self, reraise: bool = True) -> bool:
-        """Cancel the kept read (the connection is ending). A cancellation of our own task that
+        """Cancel the kept read and wake-up wait (the connection is ending). A cancellation of our own task that
         arrives meanwhile is raised again (``reraise``) or returned (True), never swallowed."""
         task, self._recv_task = self._recv_task, None
-        cancelled = await reap(task)
+        wake, self._wake_task = self._wake_task, None
+        cancelled = await reap(task, wake)
         if reraise:
             raise_if(cancelled)
         return cancelled

@@ -137,6 +137,9 @@ class Link:
             log.info("%s: closing: %s", self.label, reason)
             try:
                 await self.send(Refuse(reason[:512]))
+            except asyncio.CancelledError:
+                self.abort()
+                raise
             except Exception:
                 pass
         self.closed = True
@@ -145,10 +148,15 @@ class Link:
             async with asyncio.timeout(self.timeouts.shutdown):
                 await self.writer.wait_closed()
         except asyncio.CancelledError:
-            self.writer.transport.abort()   # cancelled while closing: no socket left behind
+            self.abort()   # cancelled while closing: no socket left behind
             raise
         except Exception:
             pass
+
+    def abort(self) -> None:
+        """Drop the connection at once (no goodbye, nothing flushed); safe to call twice."""
+        self.closed = True
+        self.writer.transport.abort()
 
     async def recv_hello(self) -> Message:
         """The peer's first message, within ``Timeouts.hello`` in all (pings do not extend it).
@@ -171,6 +179,9 @@ class Link:
             async with asyncio.timeout(self.timeouts.shutdown):
                 while await self.reader.read(65536):
                     pass
+        except asyncio.CancelledError:
+            self.abort()
+            raise
         except Exception:
             pass
         await self.close()
@@ -190,6 +201,9 @@ class Link:
             async with asyncio.timeout(self.timeouts.shutdown):
                 while await self.reader.read(65536):
                     pass
+        except asyncio.CancelledError:
+            self.abort()
+            raise
         except Exception:
             pass
         await self.close()
