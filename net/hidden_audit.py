@@ -41,6 +41,7 @@ class Verdict:
     report: str
     peer_actions: dict[int, str] = field(default_factory=dict)   # index -> text of the peer's actions
     checked: int = 0                                              # peer messages compared
+    omni: Any = None                                              # the omniscient final state (passed)
 
 
 class _Fail(Exception):
@@ -150,7 +151,7 @@ def _audit(m: "HiddenLockstep") -> Verdict:
             raise _Fail(f"{who} final state is not what that side may know of the omniscient replay: "
                         f"{known_diff(machine.side.state, omni, side)}")
     return Verdict(True, f"audit passed: {checked} of the peer's hidden-play messages and {len(history)} actions "
-                         f"checked; both final states agree with the omniscient replay", actions, checked)
+                         f"checked; both final states agree with the omniscient replay", actions, checked, omni)
 
 
 def _where(honest: Any, msg: Message, seq: int) -> str:

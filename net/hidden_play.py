@@ -92,6 +92,7 @@ class HiddenLockstep(Lockstep):
         self.stats = {"questions": 0, "answers": 0, "opened": 0, "hidden_actions": 0, "peer_hidden": 0}
         self._cached: tuple[str, Any] | None = None
         self._mover = self.start.side_to_move          # the side whose turn it is
+        self.ended = False                               # the game is over (the audit follows)
         self._snap()
 
     # ---- the interface ----
@@ -110,30 +111,47 @@ class HiddenLockstep(Lockstep):
         self._cached = (text, (cur, first))
         return Send(first, secrets={"action": text})
 
+    @property
+    def auditing(self) -> bool:
+        """The game is over and the audit waits for the peer's openings."""
+        return self.ended and self.state is PlayState.AWAIT_RESULT and "peer" not in self.opens
+
     def peer_clock(self) -> int | None:
-        if self.state is PlayState.AWAIT_RESULT and self.result is not None and "peer" not in self.opens:
+        """The peer's clock: the agreed move time in its turn, the audit's limit after the end."""
+        if self.auditing:
             return self.audit_seconds
-        if self.cur is not None and self.cur.role == "owner":
-            return super().peer_clock()
-        return super().peer_clock() if self.cur is None else None
+        if self.cur is not None and self.cur.role == "resolver":
+            return None
+        return super().peer_clock()
 
     @property
     def clock_kind(self) -> str:
         """The claim a run-out peer clock makes: ``audit`` while we wait for its openings."""
-        return "audit" if self.result is not None and self.state is PlayState.AWAIT_RESULT else "time"
+        return "audit" if self.auditing else "time"
 
     def claim(self, kind: str, detail: str) -> Send:
-        if kind == "audit":
-            if "peer" in self.opens or "us" not in self.opens:
-                raise RuntimeError("an audit claim needs our openings sent and the peer's missing")
+        """As ``Lockstep.claim``; after the end, a peer that does not open its secrets (in time, or
+        at all: it left) is claimed against with ``audit`` (issue 8 item 5)."""
+        if self.auditing and kind in ("audit", "abandoned", "time"):
             return Send(Claim("audit", self.turn, self.index, self.peer_seen, detail[:256]))
+        if kind == "audit":
+            raise RuntimeError("an audit claim needs the game over and the peer's openings missing")
         return super().claim(kind, detail)
+
+    @property
+    def final_hash(self) -> str | None:
+        """After an audit that passed: the hash of the whole game's final state (the omniscient
+        replay), equal on both sides; else None."""
+        v = self.verdict
+        return self.engine.state_hash(v.omni) if v is not None and v.ok and v.omni is not None else None
 
     # ---- feeding ----
 
     def feed(self, own: bool, msg: Message, secrets: dict[str, Any] | None = None) -> list[Output]:
         if self.state is PlayState.BROKEN:
             return [] if own else [Stop(f"{msg.TAG!r} after the game stopped")]
+        if self.state is PlayState.FINISHED and isinstance(msg, (AuditOpen, Claim)):
+            return []   # crossed the end of the audit (e.g. openings that came after an audit claim)
         self.transcript.append((own, -1 if own else self.peer_seen - 1, msg))
         try:
             if isinstance(msg, AuditOpen):
@@ -356,8 +374,7 @@ class HiddenLockstep(Lockstep):
 
     def _game_over(self) -> list[Output]:
         """The game ended by the rules (capture): both open their secrets for the audit."""
-        self.state = PlayState.AWAIT_RESULT
-        self.result = None
+        self.state, self.ended = PlayState.AWAIT_RESULT, True
         return self._send_open()
 
     # ---- roots ----
@@ -411,7 +428,7 @@ class HiddenLockstep(Lockstep):
         if ending in ("abandoned", "audit", "crossed-claims") or "us" in self.opens:
             return out
         # resignation, draw, time or refused actions: the game is over, the audit still runs
-        self.state = PlayState.AWAIT_RESULT
+        self.state, self.ended = PlayState.AWAIT_RESULT, True
         return [o for o in out if not (isinstance(o, Event) and o.kind == "game-over")] + self._send_open()
 
     def _send_open(self) -> list[Output]:
@@ -423,7 +440,7 @@ class HiddenLockstep(Lockstep):
         who = "us" if own else "peer"
         if who in self.opens:
             return [] if own else self._break("the peer opened its secrets twice")
-        if self.state is not PlayState.AWAIT_RESULT or (self.result is None and self.side.state.result is None):
+        if not self.ended:
             return [] if own else self._break("audit-open before the game ended")
         self.opens[who] = msg
         if len(self.opens) < 2:
@@ -438,7 +455,7 @@ class HiddenLockstep(Lockstep):
                                              "history": list(self.history)})]
         if not self.verdict.ok:
             return out + [Stop(f"audit failed: {self.verdict.report}")]
-        h = self.engine.state_hash(self.side.state)
+        h = self.final_hash or self.engine.state_hash(self.side.state)
         if self.result is not None:
             r = self.result
             return out + [Event("game-over", {"outcome": r["outcome"], "ending": r["ending"], "detail": r["detail"],
@@ -446,8 +463,8 @@ class HiddenLockstep(Lockstep):
         return out + [Event("game-over", {"outcome": self.side.state.result, "state_hash": h})]
 
     def _audit_claim(self, own: bool, msg: Claim) -> list[Output]:
-        if not own and "us" not in self.opens:
-            return self._break("unfounded audit claim: we have not been asked to open yet")
+        if not own and not self.ended:
+            return self._break("unfounded audit claim: the game is not over")
         claimant = self.colour if own else _other(self.colour)
         loser = _other(claimant)
         self.result = None
