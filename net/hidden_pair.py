@@ -6,14 +6,15 @@
 
 Each message goes, as in ``net.session``, first to its sender's machine (own) then to the
 other's (peer), whose replies follow in order. ``pair.wire`` keeps every message with its
-sender (the transcript both sides hold); ``pair.stops`` any stop.
+sender (the transcript both sides hold); ``pair.stops`` any stop; ``pair.tap`` may change a
+message on its way (a lying peer).
 """
 from __future__ import annotations
 
 import hashlib
 from collections import deque
 from types import ModuleType
-from typing import Any
+from typing import Any, Callable
 
 from net.hidden_play import HiddenLockstep
 from net.messages import Message
@@ -36,6 +37,8 @@ class HiddenPair:
         self.events: dict[str, list[Event]] = {"white": [], "black": []}
         self.stops: list[tuple[str, str]] = []
         self._queue: deque[tuple[str, Send]] = deque()
+        #: ``tap(sender, message) -> message`` changes what the receiver gets (a lying peer in tests)
+        self.tap: Callable[[str, Message], Message] | None = None
 
     @property
     def mover(self) -> str | None:
@@ -62,7 +65,8 @@ class HiddenPair:
             self._take(colour, self.machines[colour].feed(True, send.message, send.secrets))
             peer = self.machines[other]
             peer.peer_seen += 1
-            self._take(other, peer.feed(False, send.message))
+            got = self.tap(colour, send.message) if self.tap is not None else send.message
+            self._take(other, peer.feed(False, got))
 
     def _take(self, colour: str, outs: list[Output]) -> None:
         for o in outs:

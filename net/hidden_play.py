@@ -39,7 +39,7 @@ from net.commitments import CommitmentError, Context, SeededSalts, TurnCommitmen
 from net.errors import ProtocolError
 from net.hidden_wire import AuditOpen, HiddenAck, HiddenAnswer, HiddenEvent, HiddenQuery, HiddenShown, leaf, unleaf
 from net.lockstep import Lockstep, PlayState
-from net.messages import Claim, Message, UndoAnswer, UndoRequest
+from net.messages import Action, ActionResult, Claim, DesyncReport, EndTurn, Message, UndoAnswer, UndoRequest
 from net.outputs import Event, Output, Send, Stop
 
 N_SLOTS = 256            # leaves per root: every serial a game can reach (28 + reinforcements), padded
@@ -150,7 +150,8 @@ class HiddenLockstep(Lockstep):
     def feed(self, own: bool, msg: Message, secrets: dict[str, Any] | None = None) -> list[Output]:
         if self.state is PlayState.BROKEN:
             return [] if own else [Stop(f"{msg.TAG!r} after the game stopped")]
-        if self.state is PlayState.FINISHED and isinstance(msg, (AuditOpen, Claim)):
+        if self.state is PlayState.FINISHED and (isinstance(msg, AuditOpen) or
+                                                 (isinstance(msg, Claim) and msg.kind == "audit")):
             return []   # crossed the end of the audit (e.g. openings that came after an audit claim)
         self.transcript.append((own, -1 if own else self.peer_seen - 1, msg))
         try:
@@ -158,6 +159,9 @@ class HiddenLockstep(Lockstep):
                 return self._audit_open(own, msg)
             if isinstance(msg, Claim) and msg.kind == "audit":
                 return self._audit_claim(own, msg)
+            if isinstance(msg, _OMNISCIENT):
+                raise ProtocolError(f"{msg.TAG!r} belongs to omniscient lockstep, which network games do not "
+                                    "play (docs/rulings.md HN-1): actions travel as hidden-play events")
             handler = _HIDDEN.get((own, type(msg)))
             if handler is not None:
                 if self.result is not None or self.state is PlayState.FINISHED:
@@ -587,6 +591,8 @@ def _without_locks_on(shown: Shown, gone: frozenset[int]) -> Shown:
                                                         op.stunned_at_start))
     return Shown(tuple(out))
 
+
+_OMNISCIENT = (Action, ActionResult, EndTurn, DesyncReport)
 
 _HIDDEN: dict[tuple[bool, type], Callable[[HiddenLockstep, Any, Any], list[Output]]] = {
     (True, HiddenQuery): HiddenLockstep._own_first,
