@@ -37,6 +37,7 @@ from net import hidden_engine as he
 from net.commitments import CommitmentError, Context, SeededSalts, TurnCommitment, commit_action, commit_turn, \
     verify_leaf
 from net.errors import ProtocolError
+from net.hidden_seal import seal, unseal
 from net.hidden_wire import AuditOpen, HiddenAck, HiddenAnswer, HiddenEvent, HiddenQuery, HiddenShown, leaf, unleaf
 from net.lockstep import Lockstep, PlayState
 from net.messages import Action, ActionResult, Claim, DesyncReport, EndTurn, Message, UndoAnswer, UndoRequest
@@ -109,7 +110,7 @@ class HiddenLockstep(Lockstep):
         cur = Ev("resolver", self.index, action, text)
         first = self._step(cur, preview=True)
         self._cached = (text, (cur, first))
-        return Send(first, secrets={"action": text})
+        return Send(first)   # the text travels sealed to ourselves: our log and the peer's copy keep it
 
     @property
     def auditing(self) -> bool:
@@ -177,8 +178,10 @@ class HiddenLockstep(Lockstep):
         """Resolve ``cur`` with the answers so far: the next question, or (resolved) the event.
         ``preview``: only compute the message (``act``), change nothing."""
         res = he.resolve_step(self.side, cur.action, cur.answers)
+        first = cur.action is not None and not cur.answers   # our command's first message: sealed text
+        sealed = seal(self.seed, self.game_id, self.ev, cur.index, cur.text) if first else None
         if isinstance(res, he.Question):
-            return HiddenQuery(self.ev, len(cur.answers), he.dump(res), *self._stamp())
+            return HiddenQuery(self.ev, len(cur.answers), he.dump(res), sealed, *self._stamp())
         side = copy.copy(self.side) if preview else self.side
         if preview:
             side.state = res.work
@@ -194,14 +197,22 @@ class HiddenLockstep(Lockstep):
             else:
                 commit, _ = commit_action(Context(self.game_id, self.me, cur.index), cur.index, cur.text, self.salts)
         stamp = self._stamp(res.work)
-        return HiddenEvent(self.ev, cur.index, text, commit, he.dump(c), he.dump(side.detectors()), *stamp)
+        return HiddenEvent(self.ev, cur.index, text, commit, he.dump(c), he.dump(side.detectors()), sealed, *stamp)
 
-    def _own_first(self, msg: Message, secrets: dict[str, Any] | None) -> list[Output]:
-        """Our action's first message (a command; its text is in the secrets), or a message our
-        machine computed itself (nothing to do: it changed our state when it was computed)."""
-        if self.cur is not None or not secrets or "action" not in secrets:
+    def own_command_fits(self, msg: Message) -> bool:
+        """Could ``msg`` be our next command now (a resume rebuilding our log from the peer's copy)?"""
+        if isinstance(msg, (HiddenQuery, HiddenEvent)) and msg.seal is not None:
+            return self.my_move() and msg.ev == self.ev
+        return False
+
+    def _own_first(self, msg: Any, secrets: dict[str, Any] | None) -> list[Output]:
+        """Our action's first message (a command: it carries the action's text sealed to us), or a
+        message our machine computed itself (nothing to do: it changed our state then)."""
+        if self.cur is not None or msg.seal is None:
             return []
-        text = secrets["action"]
+        if msg.ev != self.ev:
+            return self._break(f"our logged action of event {msg.ev} does not fit event {self.ev}")
+        text = unseal(self.seed, self.game_id, msg.ev, self.index, msg.seal)
         if not self.my_move():
             return self._break(f"our logged action {text!r} does not fit the game (not our move)")
         cached, self._cached = self._cached, None
