@@ -24,12 +24,13 @@ from engine.partial import known_diff, known_key
 from net import hidden_engine as he
 from net.commitments import Context, SeededSalts, commit_action
 from net.hidden_wire import HIDDEN_PLAY, AuditOpen, HiddenEvent, HiddenQuery
-from net.messages import Claim, Message
+from net.messages import Claim, DrawAnswer, DrawOffer, Message, UndoAnswer, UndoRequest
 from net.outputs import Send, Stop
 
 if TYPE_CHECKING:
     from net.hidden_play import HiddenLockstep
 
+_CROSSING = (UndoRequest, UndoAnswer, DrawOffer, DrawAnswer)
 _BLOBS = {"question": he.Question, "answer": he.Answer, "cons": he.Consequences, "det": he.Detectors}
 
 
@@ -96,9 +97,25 @@ def _audit(m: "HiddenLockstep") -> Verdict:
             elif isinstance(o, Stop):
                 raise _Fail(f"{where}: an honest peer stops there: {o.reason}")
 
+    # Our commands that may cross the peer's next action on the wire (an undo request, a draw
+    # offer or answer) are fed to the honest peer only when it must have read them: before our
+    # next message, or before its next message that is not the start of an action of its own.
+    deferred: deque[Message] = deque()
+
+    def flush() -> None:
+        while deferred:
+            d = deferred.popleft()
+            honest.peer_seen += 1
+            take(honest.feed(False, d), f"{_where(honest, d, -1)} (our {d.TAG!r})")
+
     for own, seq, msg in m.transcript:
         if isinstance(msg, AuditOpen) or (isinstance(msg, Claim) and msg.kind == "audit"):
             continue
+        if own and isinstance(msg, _CROSSING):
+            deferred.append(msg)
+            continue
+        if own or not (isinstance(msg, (HiddenQuery, HiddenEvent)) and msg.seal is not None):
+            flush()
         where = _where(honest, msg, seq)
         if own:
             honest.peer_seen += 1

@@ -32,11 +32,12 @@ from typing import Any, Callable
 
 from engine.actions import EndTurn
 from engine.partial import Consequences, Detectors, Opening, Shown, Side
-from engine.state import enemy
+from engine.state import enemy, serialise
 from net import hidden_engine as he
 from net.commitments import CommitmentError, Context, SeededSalts, TurnCommitment, commit_action, commit_turn, \
     verify_leaf
 from net.errors import ProtocolError
+from net.frames import unpack_strict
 from net.hidden_seal import seal, unseal
 from net.hidden_wire import AuditOpen, HiddenAck, HiddenAnswer, HiddenEvent, HiddenQuery, HiddenShown, leaf, unleaf
 from net.lockstep import Lockstep, PlayState
@@ -44,6 +45,7 @@ from net.messages import Action, ActionResult, Claim, DesyncReport, EndTurn, Mes
 from net.outputs import Event, Output, Send, Stop
 
 N_SLOTS = 256            # leaves per root: every serial a game can reach (28 + reinforcements), padded
+UNDO_DEPTH = 32          # actions an undo can go back (each keeps a snapshot of our side)
 AUDIT_SECONDS = 60       # a side that has not opened its secrets this long after the end loses
 SIDE_OF = {"white": "W", "black": "B"}
 
@@ -82,6 +84,9 @@ class HiddenLockstep(Lockstep):
         self.rn = -1                                     # our last root's number
         self._tc: TurnCommitment | None = None
         self._tc_key: Any = None
+        self._tc_whole: bytes | None = None
+        self._verified: tuple[Any, set[Any]] = (None, set())
+        self._tc_phash = ""
         self.peer_root: tuple[int, bytes] | None = None
         self._peer_may_change = True
         self.own_hidden: list[tuple[int, str]] = []      # our hidden actions (index, text), for the audit
@@ -397,13 +402,17 @@ class HiddenLockstep(Lockstep):
     def _stamp(self, state: Any = None) -> tuple[int, bytes, str]:
         """(root number, root, public hash) over our current own pieces (recommitted when they changed)."""
         s = self.side.state if state is None else state
+        whole = serialise(s)     # cached by the state while it does not change
+        if whole == self._tc_whole and self._tc is not None:
+            return self.rn, self._tc.root, self._tc_phash
+        self._tc_whole, self._tc_phash = whole, he.public_hash(s)
         mine = {sid: he.leaf_value(s, sid) for sid, p in s.pieces.items() if p.side == self.me}
         if mine != self._tc_key:
             self.rn += 1
             self._tc = commit_turn(Context(self.game_id, self.me, self.rn), mine, self.n_slots, self.salts)
             self._tc_key = mine
         assert self._tc is not None
-        return self.rn, self._tc.root, he.public_hash(s)
+        return self.rn, self._tc.root, self._tc_phash
 
     def _leaves(self, shown: Shown) -> list[list[Any]]:
         assert self._tc is not None
@@ -427,8 +436,16 @@ class HiddenLockstep(Lockstep):
         CommitmentError naming the check that failed."""
         ctx = Context(self.game_id, side, rn)
         out = []
+        if self._verified[0] != (rn, root):     # openings already checked against this very root
+            self._verified = ((rn, root), set())
+        seen = self._verified[1]
         for r in raw:
+            key = (r[0], r[1], r[2], tuple(r[3]))
+            if key in seen:
+                out.append(unpack_strict(r[1]))
+                continue
             value = verify_leaf(ctx, self.n_slots, root, unleaf(r, ctx, self.n_slots))
+            seen.add(key)
             op = he.load_opening(value)
             if op.piece.sid != r[0] or op.piece.side != side:
                 raise CommitmentError("value", f"slot {r[0]} opens piece {op.piece.sid} of side {op.piece.side}")
@@ -493,13 +510,15 @@ class HiddenLockstep(Lockstep):
 
     def _snap(self) -> None:
         """Keep our side as it is now, idle with ``index`` actions applied (undo restores it)."""
+        for old in [k for k in self.snapshots if k <= self.index - UNDO_DEPTH]:
+            del self.snapshots[old]
         self.snapshots[self.index] = (_copy_side(self.side), self.turn, self._mover, list(self.own_hidden),
                                       dict(self.peer_hidden))
 
     def request_undo(self) -> Send:
         """Ask to take back the last action. :raises RuntimeError / RuleError (competitive, 02/D24)."""
         if (self.state is not PlayState.PLAYING or self.cur is not None or self.undo_asked is not None
-                or not self.history or self.side.state.result is not None):
+                or not self.history or self.side.state.result is not None or self.index - 1 not in self.snapshots):
             raise RuntimeError("nothing to undo now")
         _check_undo(self.options)
         return Send(UndoRequest(self.index))
@@ -534,6 +553,8 @@ class HiddenLockstep(Lockstep):
                     "nothing was undone")
         if self.side.state.result is not None:
             return "the game is over; nothing was undone"
+        if index - 1 not in self.snapshots:
+            return f"04/U31: a hidden game keeps the last {UNDO_DEPTH} actions for undo; nothing was undone"
         return None
 
     def _undo_answer(self, own: bool, msg: UndoAnswer) -> list[Output]:
