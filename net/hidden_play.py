@@ -38,6 +38,7 @@ from net.commitments import CommitmentError, Context, SeededSalts, TurnCommitmen
     verify_leaf
 from net.errors import ProtocolError
 from net.frames import unpack_strict
+from net.hidden_audit import audit_peer
 from net.hidden_seal import seal, unseal
 from net.hidden_wire import AuditOpen, HiddenAck, HiddenAnswer, HiddenEvent, HiddenQuery, HiddenShown, leaf, unleaf
 from net.lockstep import Lockstep, PlayState
@@ -477,7 +478,6 @@ class HiddenLockstep(Lockstep):
         self.opens[who] = msg
         if len(self.opens) < 2:
             return []
-        from net.hidden_audit import audit_peer   # the audit re-runs this machine: imported late
         self.verdict = audit_peer(self)
         for i, t in self.verdict.peer_actions.items():
             if i < len(self.history) and self.history[i] == "?":
@@ -591,6 +591,9 @@ class HiddenLockstep(Lockstep):
                  ("" if own else f" seq {seq}") + ")"
         return [Event("hidden-evidence", {"reason": reason, "where": where, "tag": msg.TAG,
                                           "seq": None if own else seq}), Stop(detail)]
+
+
+HiddenLockstep.honest_class = HiddenLockstep   # what the audit re-runs of the peer (also under a liar subclass)
 
 
 def _copy_side(side: Side) -> Side:
