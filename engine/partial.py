@@ -3,7 +3,7 @@
 In a network game each side's engine state holds its own pieces in full and, of the enemy,
 only what ``observe()`` shows (``partial_state``). The rules run unchanged on that partial
 state; whatever depends on the absent enemy pieces is asked of their owner through the
-answerer interface (``PeerAnswerer``), and a piece an answer names is *opened*: the owner
+answerer interface (``engine.asking``: the resolver asks, the owner answers), and a piece an answer names is *opened*: the owner
 hands it over in full (``Opening``) and it enters the asker's working state.
 
 One action, one resolver: the side that acts (or, in a start phase, the side whose turn
@@ -31,19 +31,19 @@ from typing import Any, Sequence
 import msgpack
 
 from .actions import Action, EndTurn, Move
-from .answerer import OmniscientAnswerer
-from .board import LEVEL_ORDER, distance, has_ability
+from .asking import Answer, AskingAnswerer, NeedAnswer, Question, owner_answer
+from .board import has_ability
 from .descs import resolve_all
-from .effects import takes_effect
 from .errors import RuleError
-from .movegen import shift_ok
-from .questions import Hit, answering
+from .openings import Opening, drop_piece, ground_aids, opening, put_opening
+from .questions import answering
 from .rules import apply_action, begin_turn, end_phase
-from .state import Cell, GameState, Piece, Projectile, TurnState, enemy, to_dict
-from .visibility import hidden_from, source_side, stealthy
+from .state import GameState, Piece, Projectile, TurnState, enemy, to_dict
+from .visibility import hidden_from, source_side
 
-__all__ = ["partial_state", "known_key", "known_diff", "enemy_hidden_held", "Opening",
-           "Consequences", "Shown", "Detectors", "PeerAnswerer", "Side", "play", "HQ_OF"]
+__all__ = ["partial_state", "known_key", "known_diff", "enemy_hidden_held", "public_hash", "Opening",
+           "Consequences", "Shown", "Detectors", "Question", "Answer", "owner_answer", "Resolved",
+           "Side", "without_locks_on", "play", "HQ_OF"]
 
 #: fields of ``to_dict`` left out of ``known_key``: the history, the current turn's record and
 #: actions are the transcript's business (issue 8 items 6-7), not the board's (docs/hidden.md)
@@ -143,66 +143,6 @@ def enemy_hidden_held(partial: GameState, omniscient: GameState, side: str) -> l
 # -- the values that travel ---------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Opening:
-    """One piece handed over in full by its owner (HQ-1 "in full", HQ-6, HQ-10, HQ-16): the piece,
-    its hit counters this turn, its reveal, its held articles' countdowns, the locks its sources
-    hold, and whether it was stunned when the turn began (RUL-11)."""
-
-    piece: Piece
-    hits: tuple[tuple[str, int], ...] = ()
-    revealed_until: int = 0
-    art_ready: tuple[tuple[int, int], ...] = ()
-    locks: tuple[tuple[tuple[str, int], int], ...] = ()
-    stunned_at_start: bool = False
-
-
-def opening(state: GameState, sid: int) -> Opening:
-    """The ``Opening`` of a piece ``state`` holds."""
-    p = state.pieces[sid]
-    locks = tuple((k, t) for k, t in sorted(state.locks.items())
-                  if (k[0] == "p" and k[1] == sid) or (k[0] == "a" and k[1] in p.arts))
-    return Opening(p, state.hits.get(sid, ()), state.reveals.get(sid, 0),
-                   tuple((a, state.art_ready[a]) for a in p.arts if a in state.art_ready),
-                   locks, sid in state.turn.stunned)
-
-
-def put_opening(state: GameState, op: Opening) -> None:
-    """Enter an opened piece into ``state`` (keeps ``state.pieces`` in serial order)."""
-    p = op.piece
-    items = sorted({**state.pieces, p.sid: p}.items())
-    state.pieces.clear()
-    state.pieces.update(items)
-    if op.hits:
-        state.hits[p.sid] = op.hits
-    if op.revealed_until:
-        state.reveals[p.sid] = op.revealed_until
-    state.art_ready.update(op.art_ready)
-    state.locks.update(op.locks)
-    if op.stunned_at_start:
-        state.turn = replace(state.turn, stunned=state.turn.stunned | {p.sid})
-    state.touch()
-
-
-def _drop_piece(state: GameState, sid: int) -> None:
-    """Forget a piece and what belongs to it (its hits, reveal, its sources' locks)."""
-    p = state.pieces.pop(sid, None)
-    state.hits.pop(sid, None)
-    state.reveals.pop(sid, None)
-    if p is not None:
-        for a in p.arts:
-            if a not in _ground_aids(state):
-                state.art_ready.pop(a, None)
-        for k in [k for k in state.locks if (k[0] == "p" and k[1] == sid)
-                  or (k[0] == "a" and k[1] in p.arts)]:
-            del state.locks[k]
-    state.touch()
-
-
-def _ground_aids(state: GameState) -> set[int]:
-    return {a for aids in state.ground.values() for a in aids}
-
-
-@dataclass(frozen=True)
 class Consequences:
     """What the resolver of an event sends the other side (HQ-14, HQ-15, RUL-50 c).
 
@@ -246,161 +186,17 @@ class Shown:
     pieces: tuple[Opening, ...]
 
 
-# -- the answerer backed by the owner's partial state -----------------------------------------
+@dataclass(frozen=True)
+class Resolved:
+    """One event resolved by its resolver (``Side.resolve_step``): the working state after it,
+    the ``Consequences`` for the owner, the resolver's state before it, the answerer's record
+    (touched, opened, asked) and the questions the owner answered, in order."""
 
-class PeerAnswerer:
-    """Answers the rules' questions about the ``owner``'s pieces from the owner's own state.
-
-    ``owner_state`` is the owner's partial state before the event; ``before`` the resolver's.
-    The owner's pieces "as they are now" are the resolver's working copy once the event touched
-    them (it changes them there), else the owner's own. A piece is hidden from the asker when
-    the working state does not hold it, or holds it (opened) and the rules hide it (RUL-18).
-    Questions whose asker is the owner itself are about the resolver's own pieces (the owner's
-    projectiles, its falling pieces): the resolver answers those from its own state.
-    ``hidden_on`` and ``nudge_outcome`` open the pieces they name into the working state.
-    """
-
-    def __init__(self, owner_state: GameState, owner: str, before: GameState) -> None:
-        self.owner_state = owner_state
-        self.owner = owner
-        self.touched: set[int] = {s for s, p in before.pieces.items() if p.side == owner}
-        self.opened: list[int] = []
-        self.asked: dict[str, int] = {}
-        self.local = OmniscientAnswerer()
-
-    # -- bookkeeping
-    def _ask(self, question: str) -> None:
-        self.asked[question] = self.asked.get(question, 0) + 1
-
-    def _mine(self, state: GameState) -> dict[int, Piece]:
-        out = {s: p for s, p in self.owner_state.pieces.items()
-               if p.side == self.owner and s not in self.touched}
-        out.update((s, p) for s, p in state.pieces.items() if p.side == self.owner)
-        return out
-
-    def _hidden(self, state: GameState, asker: str) -> dict[int, Piece]:
-        seen_hidden = hidden_from(state, asker)
-        return {s: p for s, p in sorted(self._mine(state).items())
-                if s not in state.pieces or s in seen_hidden}
-
-    def _seen_now(self, state: GameState, asker: str) -> dict[int, Piece]:
-        """The owner's pieces hidden from ``asker`` at this moment, against the asker's
-        detectors in ``state`` (HQ-10 "Asker discloses T")."""
-        mine = self._mine(state)
-        probe = GameState(state.options)
-        probe.ply = state.ply
-        probe.art_code = state.art_code
-        det = {s: p for s, p in state.pieces.items() if p.side == asker
-               and (has_ability(state, p, "TL") or has_ability(state, p, "ASH"))}
-        probe.pieces = dict(sorted({**det, **mine}.items()))
-        probe.locks = {k: t for k, t in state.locks.items() if source_side(state, k) == asker}
-        probe.reveals = {s: n for s, n in {**self.owner_state.reveals, **state.reveals}.items()
-                         if s in mine}
-        hidden = hidden_from(probe, asker)
-        return {s: p for s, p in sorted(mine.items()) if s in hidden}
-
-    def _open(self, state: GameState, sids: Sequence[int]) -> None:
-        for sid in sids:
-            if sid not in state.pieces:
-                put_opening(state, opening(self.owner_state, sid))
-                self.touched.add(sid)
-                self.opened.append(sid)
-
-    # -- the questions (engine.questions.Answerer)
-    def _absent(self, state: GameState) -> dict[int, Piece]:
-        """The owner's pieces the working state does not hold."""
-        return {s: p for s, p in self._mine(state).items() if s not in state.pieces}
-
-    def first_hidden(self, state: GameState, asker: str, cells: Sequence[Cell]) -> int | None:
-        self._ask("first_hidden")
-        if asker == self.owner:
-            # the owner's own projectile or falling piece: the resolver's pieces hidden from
-            # the owner (answered by the resolver), and the owner's own pieces the working
-            # state does not hold (HQ-8: "this includes B's own projectiles")
-            mine = self.local.first_hidden(state, asker, cells)
-            occupied = {p.cell for p in self._absent(state).values()}
-            own = next((i for i, cell in enumerate(cells) if tuple(cell) in occupied), None)
-            return min((i for i in (mine, own) if i is not None), default=None)
-        occupied = {p.cell for p in self._hidden(state, asker).values()}
-        return next((i for i, cell in enumerate(cells) if tuple(cell) in occupied), None)
-
-    def any_route_clear(self, state: GameState, asker: str,
-                        routes: Sequence[Sequence[Cell]]) -> bool:
-        if asker == self.owner:
-            return self.local.any_route_clear(state, asker, routes)
-        self._ask("any_route_clear")
-        occupied = {p.cell for p in self._hidden(state, asker).values()}
-        # the resolver's own cells count too (the omniscient answer counts every piece); its
-        # route list already leaves out every cell holding a piece it sees
-        occupied |= {c for c, sids in state.cells().items() if sids}
-        return any(all(tuple(c) not in occupied for c in route[:-1]) for route in routes)
-
-    def hidden_on(self, state: GameState, asker: str, cells: Sequence[Cell]) -> tuple[int, ...]:
-        self._ask("hidden_on")
-        wanted = {tuple(c) for c in cells}
-        if asker == self.owner:              # as in first_hidden: both sides' absent pieces
-            own = tuple(s for s, p in self._absent(state).items() if p.cell in wanted)
-            self._open(state, own)
-            return tuple(sorted(set(self.local.hidden_on(state, asker, cells)) | set(own)))
-        found = tuple(s for s, p in self._hidden(state, asker).items() if p.cell in wanted)
-        self._open(state, found)
-        return found
-
-    def any_hidden(self, state: GameState, asker: str, cells: Sequence[Cell]) -> bool:
-        """HQ-12, HQ-13: only "something is there"; nothing is opened."""
-        self._ask("any_hidden")
-        wanted = {tuple(c) for c in cells}
-        if asker == self.owner:
-            return self.local.any_hidden(state, asker, cells) or \
-                any(p.cell in wanted for p in self._absent(state).values())
-        return any(p.cell in wanted for p in self._hidden(state, asker).values())
-
-    def lock_target(self, state: GameState, side: str, square: tuple[int, int]) -> int | None:
-        if side == self.owner:
-            return self.local.lock_target(state, side, square)
-        self._ask("lock_target")
-        # "hidden from me now": judged against the asker's detectors as they are at this moment
-        # (a new Anti-Stealth holder may already see some of them, RUL-18 range detection),
-        # not by what the asker's state held before the event
-        cands = [p for p in self._seen_now(state, side).values() if stealthy(state, p)]
-        cands.sort(key=lambda p: (distance(p.square, square), p.row, p.col,
-                                  LEVEL_ORDER[p.level], p.sid))
-        return cands[0].sid if cands else None
-
-    def hit_outcomes(self, state: GameState, asker: str, hits: Sequence[Hit]) -> dict[int, bool]:
-        if asker == self.owner:
-            return self.local.hit_outcomes(state, asker, hits)
-        self._ask("hit_outcomes")
-        self._open(state, sorted({h.sid for h in hits}))
-        return takes_effect(state, list(hits))     # on the opened pieces' own counters
-
-    def homing_step(self, state: GameState, proj: Projectile) -> tuple[int, int] | None:
-        if proj.side == self.owner:
-            return self.local.homing_step(state, proj)
-        self._ask("homing_step")
-        t = state.pieces.get(proj.target) or self._mine(state).get(proj.target)
-        if t is None or t.side == proj.side or t.level != proj.level:
-            return None
-        return (t.row > proj.row) - (t.row < proj.row), (t.col > proj.col) - (t.col < proj.col)
-
-    def nudge_outcome(self, state: GameState, asker: str, group: Sequence[int],
-                      cells: Sequence[Cell],
-                      shift: tuple[int, int]) -> tuple[bool, tuple[int, ...]]:
-        self._ask("nudge_outcome")
-        wanted = {tuple(c) for c in cells}
-        hidden = tuple(s for s, p in self._hidden(state, asker).items() if p.cell in wanted)
-        self._open(state, hidden)
-        # the stall test needs every piece on the landing cells, the resolver's hidden ones too
-        # (an owner's hidden member may land on them): docs/hidden.md "HQ-3 gap"
-        joint = state.clone()
-        for s, p in self._mine(state).items():
-            if s not in joint.pieces:
-                joint.pieces[s] = p
-        joint.touch()
-        pieces = [joint.pieces[s] for s in (*group, *hidden)]
-        stall = (len(pieces) - 2 > 4 or any(joint.pieces[s].stun for s in hidden)
-                 or not shift_ok(joint, pieces, shift[0], shift[1], frozenset()))   # RUL-45
-        return stall, hidden
+    work: GameState
+    consequences: Consequences
+    before: GameState
+    answerer: AskingAnswerer
+    questions: tuple[Question, ...]
 
 
 # -- one laptop's engine state ---------------------------------------------------------------
@@ -425,10 +221,35 @@ class Side:
                              if p.side == side and s not in hidden_from(state, enemy(side))))
 
     # -- resolving one's own event
-    def resolve(self, action: Action | None, peer: "Side") -> tuple[GameState, PeerAnswerer]:
+    def resolve(self, action: Action | None, peer: "Side") -> tuple[GameState, AskingAnswerer]:
         """Resolve ``action`` (None: the start phase of this side's turn) on a copy of the own
-        partial state, the peer answering about its hidden pieces."""
-        answerer = PeerAnswerer(peer.state, peer.side, self.state)
+        partial state, the peer answering about its hidden pieces in the same process."""
+        answerer = AskingAnswerer(lambda q: owner_answer(peer.state, peer.side, q),
+                                  peer.side, self.state)
+        return self._run(action, answerer), answerer
+
+    def resolve_step(self, action: Action | None, answers: Sequence[Answer]) -> "Resolved | Question":
+        """One more try at resolving ``action`` (None: the start phase of this side's turn)
+        with the owner's ``answers`` so far: the next ``Question`` for the owner, or the
+        ``Resolved`` event. The engine is deterministic, so each try asks the same questions in
+        the same order. :raises RuleError: an illegal action (nothing changes)."""
+        asked: list[Question] = []
+
+        def ask(q: Question) -> Answer:
+            if len(asked) < len(answers):
+                asked.append(q)
+                return answers[len(asked) - 1]
+            raise NeedAnswer(q)
+
+        answerer = AskingAnswerer(ask, enemy(self.side), self.state)
+        try:
+            work = self._run(action, answerer)
+        except NeedAnswer as need:
+            return need.question
+        c = self.consequences(work, answerer, action)
+        return Resolved(work, self.public(c, action, work), self.state, answerer, tuple(asked))
+
+    def _run(self, action: Action | None, answerer: AskingAnswerer) -> GameState:
         if action is None:
             work = self.state.clone()
             with answering(answerer):
@@ -440,9 +261,19 @@ class Side:
         for k, v in answerer.asked.items():
             self.asked[k] = self.asked.get(k, 0) + v
         self.opened += len(answerer.opened)
-        return work, answerer
+        return work
 
-    def consequences(self, work: GameState, answerer: PeerAnswerer,
+    def public(self, c: "Consequences", action: Action | None, work: GameState) -> "Consequences":
+        """A Fire that reveals its firer counts as seen (RUL-37, RUL-20): its ``Consequences``
+        carry the action."""
+        if c.action is not None or action is None or isinstance(action, Move):
+            return c
+        before = self.state
+        if any(work.reveals.get(s, 0) > before.reveals.get(s, 0) for s in self.actors(action)):
+            return replace(c, action=action)
+        return c
+
+    def consequences(self, work: GameState, answerer: AskingAnswerer,
                      action: Action | None) -> Consequences:
         """HQ-14, HQ-15: the value the owner of the touched pieces receives."""
         owner = answerer.owner
@@ -454,7 +285,7 @@ class Side:
                     now != opening(self.state, sid):
                 yours.append((sid, now))       # opened, changed or gone; unchanged ones not sent
         public = action if action is not None and self._acted_in_view(work, action) else None
-        ground = _ground_aids(work)
+        ground = ground_aids(work)
         return Consequences(
             public, tuple(yours), work.ply, tuple(sorted(work.ground.items())),
             tuple((a, n) for a, n in sorted(work.art_ready.items()) if a in ground),
@@ -486,13 +317,13 @@ class Side:
         s = self.state.clone()
         s.parent = None
         for sid, op in c.yours:
-            _drop_piece(s, sid)
+            drop_piece(s, sid)
             if op is not None:
                 put_opening(s, op)
-        ground_before = _ground_aids(s)
+        ground_before = ground_aids(s)
         s.ply = c.ply
         s.ground = dict(c.ground)
-        for a in ground_before - _ground_aids(s):
+        for a in ground_before - ground_aids(s):
             if s.holder_of(a) is None:
                 s.art_ready.pop(a, None)
         s.art_ready.update(c.ground_ready)
@@ -563,7 +394,7 @@ class Side:
         """Replace the enemy pieces held by the ones the other side shows (HQ-16)."""
         s = self.state
         for sid in [sid for sid, p in s.pieces.items() if p.side != self.side]:
-            _drop_piece(s, sid)
+            drop_piece(s, sid)
         for op in shown.pieces:
             put_opening(s, op)
         # locks of my sources keep their target serial while the target is hidden (RUL-19);
@@ -584,31 +415,33 @@ def play(sides: dict[str, Side], action: Action) -> dict[str, Consequences]:
 
 
 def _event(resolver: Side, owner: Side, action: Action | None) -> Consequences:
-    before = resolver.state
+    """One event through both sides, in the order the network game follows (docs/hidden.md §3)."""
+    owner_before = owner.state
     work, answerer = resolver.resolve(action, owner)
-    c = resolver.consequences(work, answerer, action)
-    before_actors = resolver.actors(action) if action is not None else frozenset()
-    owner.receive(c)
-    owner.end_locks_on(resolver.gone(before, work, owner.lock_targets()))
-    resolver.adopt(work)
-    # visibility exchange in both directions (HQ-10, HQ-16)
-    shown_by_owner = owner.shown_to(resolver.detectors())
-    shown_by_resolver = resolver.shown_to(owner.detectors())
+    before = resolver.state
+    c = resolver.public(resolver.consequences(work, answerer, action), action, work)
+    resolver.adopt(work)                                   # 1. R: event{c, det_R}
+    det_r = resolver.detectors()
+    owner.receive(c)                                       # 2. O: ack{targets, shown_O, det_O}
+    shown_by_owner = owner.shown_to(det_r)
+    targets = owner.lock_targets()
+    det_o = owner.detectors()
+    gone = resolver.gone(before, work, targets)            # 3. R: shown{gone, shown_R}
+    shown_by_resolver = resolver.shown_to(without_locks_on(det_o, gone))
     resolver.accept(shown_by_owner)
+    owner.end_locks_on(gone)                               # 4. O
     owner.accept(shown_by_resolver)
-    resolver.over_opened += len(_over_opened(answerer, owner, resolver))
-    if c.action is None and action is not None and not isinstance(action, Move) and \
-            any(work.reveals.get(s, 0) > before.reveals.get(s, 0) for s in before_actors):
-        c = replace(c, action=action)   # a Fire that reveals its firer counts as seen (RUL-37)
+    resolver.over_opened += len(_over_opened(answerer, owner_before, owner, resolver))
     return c
 
 
-def _over_opened(answerer: PeerAnswerer, owner: Side, resolver: Side) -> list[int]:
+def _over_opened(answerer: AskingAnswerer, owner_before: GameState, owner: Side,
+                 resolver: Side) -> list[int]:
     """Pieces the event's answers opened that the HQ items would not have shown the resolver:
     still the owner's, not stunned by the event (HQ-4 shows those), hidden again afterwards.
     Taken, destroyed and converted pieces are shown by HQ-1, HQ-5..HQ-8 and HQ-6."""
     out = []
-    before = answerer.owner_state.pieces
+    before = owner_before.pieces
     for sid in answerer.opened:
         now = owner.state.pieces.get(sid)
         if now is None or now.side != owner.side or sid in resolver.state.pieces:
@@ -618,3 +451,22 @@ def _over_opened(answerer: PeerAnswerer, owner: Side, resolver: Side) -> list[in
         out.append(sid)
     return out
 
+
+def without_locks_on(det: Detectors, gone: frozenset[int]) -> Detectors:
+    """The ``Detectors`` once the locks on ``gone`` pieces ended (RUL-19): what the owner's
+    detectors are after step 4, computed by the resolver in step 3."""
+    return Detectors(det.pieces, tuple((k, t) for k, t in det.locks if t not in gone))
+
+
+def public_hash(state: GameState) -> str:
+    """SHA-256 of the public part of a state (RUL-50 b): ply, ground and its countdowns,
+    reinforcement markers, next serial, projectiles, result, fallen primary pieces. Both sides
+    hold it alike after every event; the lockstep compares it next to the roots."""
+    ground = ground_aids(state)
+    data = [state.ply, sorted([r, c, list(a)] for (r, c), a in state.ground.items() if a),
+            sorted([a, n] for a, n in state.art_ready.items() if a in ground),
+            sorted([r, c, *v] for (r, c), v in state.reinforcements.items()), state.next_sid,
+            [[p.pid, p.kind, p.side, p.row, p.col, p.dr, p.dc, p.strength, p.target, p.created]
+             for p in state.projectiles], state.next_pid, state.result, state.end_reason,
+            sorted(state.turn.lost_primary)]
+    return hashlib.sha256(b"wec/public/v1\0" + msgpack.packb(data, use_bin_type=True)).hexdigest()
