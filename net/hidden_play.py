@@ -30,14 +30,13 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable
 
-from engine.actions import EndTurn
-from engine.partial import Consequences, Detectors, Opening, Shown, Side
+from engine.partial import Shown, Side, without_locks_on
 from engine.state import enemy, serialise
 from net import hidden_engine as he
 from net.commitments import CommitmentError, Context, SeededSalts, TurnCommitment, commit_action, commit_turn, \
     verify_leaf
 from net.errors import ProtocolError
-from net.frames import unpack_strict
+from net.frames import pack, unpack_strict
 from net.hidden_audit import audit_peer
 from net.hidden_seal import seal, unseal
 from net.hidden_wire import AuditOpen, HiddenAck, HiddenAnswer, HiddenEvent, HiddenQuery, HiddenShown, leaf, unleaf
@@ -63,6 +62,7 @@ class Ev:
     res: Any = None                 # he.Resolved once resolved (resolver)
     peer_text: str | None = None    # owner: the public text, or None for a hidden action
     start: bool = False             # a start phase
+    question: Any = None            # resolver: the question last sent (its answer's kind)
     asked: int = 0                  # questions sent (resolver) / answered (owner)
 
 
@@ -187,7 +187,8 @@ class HiddenLockstep(Lockstep):
         first = cur.action is not None and not cur.answers   # our command's first message: sealed text
         sealed = seal(self.seed, self.game_id, self.ev, cur.index, cur.text) if first else None
         if isinstance(res, he.Question):
-            return HiddenQuery(self.ev, len(cur.answers), he.dump(res), sealed, *self._stamp())
+            cur.question = res
+            return HiddenQuery(self.ev, len(cur.answers), he.dump_question(res), sealed, *self._stamp())
         side = copy.copy(self.side) if preview else self.side
         if preview:
             side.state = res.work
@@ -203,7 +204,8 @@ class HiddenLockstep(Lockstep):
             else:
                 commit, _ = commit_action(Context(self.game_id, self.me, cur.index), cur.index, cur.text, self.salts)
         stamp = self._stamp(res.work)
-        return HiddenEvent(self.ev, cur.index, text, commit, he.dump(c), he.dump(side.detectors()), sealed, *stamp)
+        return HiddenEvent(self.ev, cur.index, text, commit, he.dump_consequences(c),
+                           he.dump_detectors(side.detectors()), sealed, *stamp)
 
     def own_command_fits(self, msg: Message) -> bool:
         """Could ``msg`` be our next command now (a resume rebuilding our log from the peer's copy)?"""
@@ -228,6 +230,10 @@ class HiddenLockstep(Lockstep):
         self.state = PlayState.AWAIT_RESULT
         if isinstance(msg, HiddenQuery):
             self.stats["questions"] += 1
+            if cur.question is None:    # rebuilt from the log: compute the question again
+                again = self._step(cur)
+                if again != msg:
+                    return self._break("our own logged question differs from what our engine asks (replay mismatch)")
         if isinstance(msg, HiddenEvent):
             again = self._step(cur)
             if again != msg:
@@ -247,9 +253,10 @@ class HiddenLockstep(Lockstep):
         self._peer_stamp(msg, change=False)
         if msg.phash != he.public_hash(self.side.state):
             raise ProtocolError("the answerer's public state differs from ours (public hash)")
-        answer = he.load(msg.answer, he.Answer)
+        assert cur.question is not None
+        answer = he.load_answer(msg.answer, cur.question.kind)
         opened = self._check_leaves(msg.opened, msg.rn, msg.root, self.them)
-        if sorted(opened) != sorted(he.dump_opening(o) for o in he.answer_openings(answer)):
+        if sorted(map(pack, opened)) != sorted(pack(he.dump_opening(o)) for o in he.answer_openings(answer)):
             raise ProtocolError(f"answer {msg.n} of event {msg.ev} opens pieces its leaf openings do not")
         cur.answers.append(answer)
         self.stats["answers"] += 1
@@ -270,12 +277,11 @@ class HiddenLockstep(Lockstep):
             raise ProtocolError("after our event the peer's public state differs from ours (public hash)")
         shown_o = Shown(tuple(he.load_opening(v) for v in
                               self._check_leaves(msg.shown, msg.rn, msg.root, self.them)))
-        det_o = he.load(msg.det, Detectors)
+        det_o = he.load_detectors(msg.det)
         res = cur.res
         gone = self.side.gone(res.before, res.work, msg.targets)
-        det_o2 = Detectors(det_o.pieces, tuple(lk for lk in det_o.locks if lk[1] not in gone))
-        shown_r = self.side.shown_to(det_o2)
-        self.side.accept(_without_locks_on(shown_o, gone))
+        shown_r = self.side.shown_to(without_locks_on(det_o, gone))
+        self.side.accept(shown_o)
         self.state_value = self.side.state
         stamp = self._stamp()
         out = HiddenShown(msg.ev, sorted(gone), self._leaves(shown_r), *stamp)
@@ -290,12 +296,12 @@ class HiddenLockstep(Lockstep):
         self._peer_stamp(msg, change=cur.asked == 0)
         if msg.phash != he.public_hash(self.side.state):
             raise ProtocolError("the resolver's public state differs from ours (public hash)")
-        q = he.load(msg.question, he.Question)
+        q = he.load_question(msg.question)
         answer = he.owner_answer(self.side.state, self.me, q)
         cur.asked += 1
         stamp = self._stamp()
         leaves = [leaf(self._tc.open(op.piece.sid)) for op in he.answer_openings(answer)]  # type: ignore[union-attr]
-        return [Send(HiddenAnswer(msg.ev, msg.n, he.dump(answer), leaves, *stamp))]
+        return [Send(HiddenAnswer(msg.ev, msg.n, he.dump_answer(answer), leaves, *stamp))]
 
     def _peer_event(self, msg: HiddenEvent, _s: Any) -> list[Output]:
         cur = self._owner_event(msg.ev)
@@ -305,8 +311,8 @@ class HiddenLockstep(Lockstep):
         if start != cur.start:
             raise ProtocolError("a start phase where an action was due, or an action where the start phase was due")
         self._peer_stamp(msg, change=True)
-        c = he.load(msg.cons, Consequences)
-        det_r = he.load(msg.det, Detectors)
+        c = he.load_consequences(msg.cons)
+        det_r = he.load_detectors(msg.det)
         if not start:
             self.peer_actions += 1
             if msg.commit is not None:
@@ -321,7 +327,7 @@ class HiddenLockstep(Lockstep):
         targets = list(self.side.lock_targets())
         det_o = self.side.detectors()
         stamp = self._stamp()
-        out = HiddenAck(msg.ev, targets, self._leaves(shown_o), he.dump(det_o), *stamp)
+        out = HiddenAck(msg.ev, targets, self._leaves(shown_o), he.dump_detectors(det_o), *stamp)
         return [Send(out)]
 
     def _peer_shown(self, msg: HiddenShown, _s: Any) -> list[Output]:
@@ -612,19 +618,6 @@ def _check_undo(options: Any) -> None:
 
 def _other(colour: str) -> str:
     return "black" if colour == "white" else "white"
-
-
-def _without_locks_on(shown: Shown, gone: frozenset[int]) -> Shown:
-    """The owner's shown pieces less their sources' locks on pieces the event took (the owner
-    ends those locks on reading ``gone``, RUL-19)."""
-    if not gone:
-        return shown
-    out = []
-    for op in shown.pieces:
-        locks = tuple(lk for lk in op.locks if lk[1] not in gone)
-        out.append(op if locks == op.locks else Opening(op.piece, op.hits, op.revealed_until, op.art_ready, locks,
-                                                        op.stunned_at_start))
-    return Shown(tuple(out))
 
 
 _OMNISCIENT = (Action, ActionResult, EndTurn, DesyncReport)

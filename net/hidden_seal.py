@@ -10,7 +10,6 @@ the seal says nothing about the action.
 """
 from __future__ import annotations
 
-import hashlib
 import hmac
 
 from cryptography.exceptions import InvalidTag

@@ -32,7 +32,7 @@ from net.frames import encode_frame
 from net.frames import unpack_strict
 from engine.partial import known_key
 from net.hidden_wire import HiddenAck, HiddenAnswer, HiddenEvent
-from net.messages import ActionResult, Ping, Signed, UndoAnswer, UndoRequest, encode_link
+from net.messages import Ping, Signed, UndoAnswer, UndoRequest, encode_link
 from net.saves import load_save, verify_transcript
 import net.session as session_mod
 from net.session import Host, Outcome, join, play_as_guest

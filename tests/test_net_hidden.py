@@ -21,12 +21,10 @@ from engine.partial import enemy_hidden_held, known_diff, known_key
 from engine.visibility import hidden_from
 from net.audit_log import audit_log
 from net.bot import BotDriver
-from net.commitments import CommitmentError
 from net.hidden_pair import HiddenPair
 from net.hidden_play import HiddenLockstep
 from net.hidden_wire import AuditOpen, HiddenAnswer, HiddenEvent
 from net.messages import Claim
-from net.outputs import Send
 from net.session import Host, play_as_guest
 from net.wal import read
 from net_helpers import make_cfg, run
