@@ -364,7 +364,8 @@ class HiddenLockstep(Lockstep):
             self._mover = s.side_to_move
             self.turn += 1
             self.refused = {"us": 0, "peer": 0}
-            out.append(Event("turn-ok", {"turn": self.turn - 1, "state_hash": self.engine.state_hash(s)}))
+            # the public hash: what both sides hold alike (each side's whole state is its own)
+            out.append(Event("turn-ok", {"turn": self.turn - 1, "state_hash": he.public_hash(s)}))
             if self.draw_offer is not None and self.turn > self.draw_offer[1] + 1:
                 out.append(Event("draw-offer-lapsed", {"by": self.draw_offer[0], "turn": self.draw_offer[1]}))
                 self.draw_offer = None
