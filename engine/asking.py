@@ -18,9 +18,9 @@ The remote questions (``Question.kind``; args in order, ``exclude`` always last)
 * ``routes`` (routes,) -> whether some route (destination excluded) is free of them  (HQ-2)
 * ``open_on`` (cells,) -> the absent pieces on the cells, opened                   (HQ-1, HQ-3..HQ-8)
 * ``any_on`` (cells,) -> whether an absent piece is on the cells                    (HQ-12, HQ-13)
-* ``lock``   (square, asker, detectors, locks, held, reveals) -> the serial a new lock
-  held on ``square`` takes, or None (HQ-11; the asker's detectors and the owner's pieces the
-  working state holds travel with it: docs/hidden.md G-3)
+* ``lock``   (square, asker, zones, held, reveals) -> the serial a new lock held on
+  ``square`` takes, or None (HQ-11; the asker's detection zones, ``visibility.Zones``, and the
+  owner's pieces the working state holds travel with it: docs/hidden.md G-3)
 * ``homing`` (projectile,) -> the step towards its absent target, or None (lost)    (HQ-9)
 * ``land``   (members, occupants, shift) -> whether every member of a nudge lands on an
   enterable Ground cell given the absent pieces there (HQ-3; docs/hidden.md G-2)
@@ -36,14 +36,14 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from .answerer import OmniscientAnswerer
-from .board import LEVEL_ORDER, distance, has_ability
+from .board import LEVEL_ORDER, distance
 from .effects import takes_effect
 from .movegen import shift_ok
 from .openings import Opening, opening, put_opening
 from .questions import Hit
 from .actions import GROUND
 from .state import Cell, GameState, Piece, Projectile
-from .visibility import hidden_from, source_side, stealthy
+from .visibility import Zones, detection_zones, hidden_from, hidden_in_zones, stealthy
 
 __all__ = ["Question", "Answer", "NeedAnswer", "AskingAnswerer", "owner_answer", "REMOTE_KINDS"]
 
@@ -116,19 +116,15 @@ def _any_on(state: GameState, owner: str, absent: dict[int, Piece], cells: Seque
 
 
 def _lock(state: GameState, owner: str, absent: dict[int, Piece], square: tuple[int, int],
-          asker: str, detectors: Sequence[Piece], locks: Sequence[tuple[tuple[str, int], int]],
-          held: Sequence[Piece], reveals: Sequence[tuple[int, int]]) -> Answer:
+          asker: str, zones: Zones, held: Sequence[Piece],
+          reveals: Sequence[tuple[int, int]]) -> Answer:
     """``PeerAnswerer._seen_now`` of docs/hidden.md: the owner's pieces hidden from ``asker`` at
-    this moment, judged against the asker's detectors, then the RUL-19/RUL-49 order from h."""
+    this moment, judged against the asker's detection zones (``visibility.Zones``: squares and
+    locked serials, not the detectors), then the RUL-19/RUL-49 order from h."""
     mine = {**absent, **{p.sid: p for p in held}}
-    probe = GameState(state.options)
-    probe.ply = state.ply
-    probe.art_code = state.art_code
-    probe.pieces = dict(sorted({**{p.sid: p for p in detectors}, **mine}.items()))
-    probe.locks = {tuple(k): t for k, t in locks}
-    probe.reveals = {s: n for s, n in {**state.reveals, **dict(reveals)}.items() if s in mine}
-    hidden = hidden_from(probe, asker)
-    cands = [p for s, p in sorted(mine.items()) if s in hidden and stealthy(probe, p)]
+    rev = {s: n for s, n in {**state.reveals, **dict(reveals)}.items() if s in mine}
+    hidden = hidden_in_zones(state, [p for _, p in sorted(mine.items())], zones, rev)
+    cands = [p for s, p in sorted(mine.items()) if s in hidden and stealthy(state, p)]
     cands.sort(key=lambda p: (distance(p.square, tuple(square)), p.row, p.col,
                               LEVEL_ORDER[p.level], p.sid))
     return Answer(cands[0].sid if cands else None)
@@ -254,15 +250,13 @@ class AskingAnswerer:
         if side == self.owner:
             return self.local.lock_target(state, side, square)
         self._ask("lock_target")
-        # "hidden from me now": judged against the asker's detectors as they are at this moment
-        # (a new Anti-Stealth holder may already see some of them, RUL-18 range detection)
-        det = tuple(p for _, p in sorted(state.pieces.items()) if p.side == side
-                    and (has_ability(state, p, "TL") or has_ability(state, p, "ASH")))
-        locks = tuple((k, t) for k, t in sorted(state.locks.items()) if source_side(state, k) == side)
+        # "hidden from me now": judged against the asker's detection zones as they are at this
+        # moment (a new Anti-Stealth holder may already see some of them, RUL-18 range detection)
+        zones = detection_zones(state, side)
         held = tuple(self._held(state))
         reveals = tuple((s, n) for s, n in sorted(state.reveals.items())
                         if s in {p.sid for p in held})
-        return self._remote("lock", tuple(square), side, det, locks, held, reveals).value
+        return self._remote("lock", tuple(square), side, zones, held, reveals).value
 
     def hit_outcomes(self, state: GameState, asker: str, hits: Sequence[Hit]) -> dict[int, bool]:
         if asker == self.owner:
