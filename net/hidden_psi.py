@@ -1,0 +1,361 @@
+"""The partial-state engine's disclosing questions through private set intersection (issue 8
+item 4; 00 HQ-1, HQ-10, HQ-12, HQ-13; docs/protocol.md "The leak table"; docs/hidden.md G-3).
+
+Two uses of ``net.psi`` (DH-PSI over X25519), each a small pure state machine per exchange
+(messages in, messages out; no I/O, no clock; the scalars and padding seeds are handed in):
+
+* **The zone test (HQ-10, RUL-18, RUL-19).** After every event each side must say which of its
+  own pieces the other sees (``engine.partial.Side.shown_to``). What decides it is only whether
+  the squares of its pieces with a hiding reason lie in the other's detection zones
+  (``engine.visibility.Zones``). ``ZoneAsker`` is the *owner* of the pieces, the PSI asker in
+  mode ``set`` with the squares of its pieces that have a hiding reason (tagged ``zone-U`` /
+  ``zone-S``), padded to ``zone_sizes``; ``ZoneResponder`` is the *viewer*, the responder with
+  its zone squares padded to 100 per zone. The owner learns which of its squares lie in the
+  zones (exactly what it needs to compute ``Shown``), the viewer only the padded sizes. The
+  result is not sent: the owner's ``Shown`` that follows is what the rules make it show. The
+  viewer's lock targets (``Zones.locked``) travel in clear: the owner answered those locks.
+* **Remote questions whose cells are the asker's secret (HQ-1, HQ-12, HQ-13).** When the
+  event's actor is hidden from the owner (``use_psi``), the resolver's ``first`` (PSI mode
+  ``first``: it learns only the index of the first cell holding an absent owner piece),
+  ``any_on`` (mode ``count``: only how many of the cells, one cell in practice) and ``open_on``
+  (mode ``set``: which cells hold absent pieces; then ``open_on`` is asked in clear only for
+  those cells, whose pieces the owner must open anyway) go through ``QuestionAsker`` (the
+  resolver) and ``QuestionResponder`` (the owner, with the cells of its absent pieces, padded
+  to ``piece_bound``). The owner learns the kind, the padded sizes and the serials in
+  ``exclude`` (its own pieces the resolver holds, known to it); never the cells.
+
+Every exchange keeps its messages (``record``) for the audit: ``audit`` calls
+``net.psi.audit_exchange`` with both sides' reveals and the true cells, which the audit's
+omniscient replay gives through ``question_cells``, ``absent_cells``, ``zone_asker_cells`` and
+``zone_responder_cells``. The asker's ``PsiResult`` is kept by the asker and handed over at the
+audit (``record().result``), never during play.
+
+The answers equal ``engine.asking.owner_answer``'s exactly (``tests/test_hidden_psi.py`` plays
+whole games through this path against the omniscient engine).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from engine.actions import EndTurn
+from engine.asking import Answer, Question
+from engine.partial import Detectors, Side
+from engine.state import GameState
+from engine.visibility import SQUARES, Zones, detection_zones
+from net.errors import ProtocolError
+from net.hidden_messages import (MAX_PSI_X, MAX_PSI_Z, PsiQuery, PsiReply, PsiResult, PsiReveal,
+                                 PsiStep, PsiStepReply, hidden, _choice, _int, _list)
+from net.messages import Message
+from net.psi import Cell, PsiAsker, PsiContext, PsiError, PsiResponder, audit_exchange
+
+__all__ = ["PSI_KINDS", "QUESTION_MODE", "QUESTION_HQ", "ZONE_HQ", "SIZE_BUCKETS", "PsiAsk",
+           "use_psi", "padded_size", "piece_bound", "zone_sizes", "question_cells", "absent_cells",
+           "zone_asker_cells", "zone_responder_cells", "Record", "QuestionAsker",
+           "QuestionResponder", "ZoneAsker", "ZoneResponder", "audit"]
+
+#: remote questions (engine.asking) that go through PSI when the actor is hidden from the owner
+PSI_KINDS = ("first", "any_on", "open_on")
+QUESTION_MODE = {"first": "first", "any_on": "count", "open_on": "set"}
+QUESTION_HQ = {"first": "HQ-1", "any_on": "HQ-12", "open_on": "HQ-1"}
+ZONE_HQ = "HQ-10"
+#: the asker's padded list sizes (public): a line of the board holds at most 10 cells, so every
+#: path, ray, ride and landing of the rules fits the first bucket; larger lists (never seen in
+#: play) take the next one
+SIZE_BUCKETS = (10, 30, 100, 300)
+ZONE_TAGS = ("zone-U", "zone-S")
+
+
+@hidden("psi-ask", qid=_int(), kind=_choice(*PSI_KINDS), exclude=_list(_int(1), MAX_PSI_Z),
+        size=_int(1, MAX_PSI_X), z_size=_int(1, MAX_PSI_Z))
+@dataclass(frozen=True)
+class PsiAsk(Message):
+    """The resolver's remote question ``kind`` asked through PSI: everything of the
+    ``engine.asking.Question`` except its cells (``exclude``: the owner's pieces the resolver
+    already holds or has dealt with), the padded sizes; the ``psi-query`` follows."""
+    qid: int
+    kind: str
+    exclude: list[int]
+    size: int
+    z_size: int
+
+
+# -- the public parameters ------------------------------------------------------------------------
+
+def use_psi(side: Side, action: Any) -> bool:
+    """Whether the remote questions of ``side``'s event go through PSI: unless its actor is
+    visible to the owner before it (its Move path and destination are then in its public
+    notation, H-3) or the action names no piece (Reinforce: the marker is public, HQ-13).
+    A start phase (``None``: travellers, HQ-12) and an end phase (``EndTurn``: descents) always
+    do. Both sides can tell: the owner knows which of the resolver's pieces it sees."""
+    if action is None or isinstance(action, EndTurn):
+        return True
+    actors = side.actors(action)
+    return bool(actors) and not (actors & side.exposed)
+
+
+def padded_size(n: int) -> int:
+    """The public padded length of an asker's list of ``n`` cells."""
+    for b in SIZE_BUCKETS:
+        if n <= b:
+            return b
+    raise PsiError(f"{n} cells exceed the largest PSI list ({SIZE_BUCKETS[-1]})")
+
+
+def piece_bound(state: GameState) -> int:
+    """The responder's padded set size for a remote question: every serial issued so far
+    (``next_sid - 1``, public, RUL-40) bounds the owner's pieces and so its distinct cells.
+    Both sides take it from their state before the event, which agree."""
+    n = max(1, state.next_sid - 1)
+    if n > MAX_PSI_Z:
+        raise PsiError(f"{n} serials exceed the PSI set limit {MAX_PSI_Z}")
+    return n
+
+
+def zone_sizes(state: GameState) -> tuple[int, int]:
+    """(asker size, responder set size) of the zone test: per zone in play (U always, S with
+    ``stealth_range_detection``), at most every own piece's square (``next_sid - 1``, at most
+    the 100 squares) against every square of the zone (100)."""
+    zones = 2 if state.options.stealth_range_detection else 1
+    return zones * max(1, min(100, state.next_sid - 1)), zones * len(SQUARES)
+
+
+# -- the true cells (what each side feeds in; the audit recomputes them) ----------------------------
+
+def question_cells(q: Question) -> tuple[Cell, ...]:
+    """The asker's cells of a remote question: in order for ``first``; distinct, in order of
+    first appearance, for ``any_on`` and ``open_on`` (a set)."""
+    cells = tuple(tuple(c) for c in q.args[0])
+    if q.kind == "first":
+        return cells                                            # type: ignore[return-value]
+    return tuple(dict.fromkeys(cells))                          # type: ignore[arg-type]
+
+
+def absent_cells(owner_state: GameState, owner: str, exclude: Sequence[int]) -> tuple[Cell, ...]:
+    """The responder's cells: those of the owner's pieces the resolver does not hold (the same
+    ``absent`` pieces ``engine.asking.owner_answer`` answers about), sorted."""
+    ex = set(exclude)
+    return tuple(sorted({p.cell for s, p in owner_state.pieces.items()
+                         if p.side == owner and s not in ex}))
+
+
+def zone_asker_cells(side: Side) -> tuple[Cell, ...]:
+    """The owner's cells in the zone test: its pieces' squares with a hiding reason
+    (``Side.hiding_squares``), tagged with the zone that can neutralise it."""
+    sq = side.hiding_squares()
+    return tuple((r, c, "zone-U") for r, c in sq["U"]) + tuple((r, c, "zone-S") for r, c in sq["S"])
+
+
+def zone_responder_cells(viewer: Side) -> tuple[Cell, ...]:
+    """The viewer's cells in the zone test: the squares of its detection zones, tagged."""
+    z = detection_zones(viewer.state, viewer.side)
+    return (tuple((r, c, "zone-U") for r, c in sorted(z.submerged))
+            + tuple((r, c, "zone-S") for r, c in sorted(z.stealth)))
+
+
+# -- the exchanges ----------------------------------------------------------------------------------
+
+@dataclass
+class Record:
+    """One exchange's messages, as ``net.psi.audit_exchange`` wants them (``result`` is the
+    asker's, kept by it until the audit)."""
+
+    ctx: PsiContext
+    query: PsiQuery | None = None
+    reply: PsiReply | None = None
+    steps: list[PsiStep] = field(default_factory=list)
+    step_replies: list[PsiStepReply] = field(default_factory=list)
+    result: PsiResult | None = None
+
+
+class _AskerBase:
+    """The asker's side of one exchange: ``start()`` gives the first messages, ``on_message``
+    takes each reply and gives the next messages; ``done`` once the result is known."""
+
+    def __init__(self, ctx: PsiContext, mode: str, cells: Sequence[Cell], size: int, z_size: int,
+                 root: bytes, peer_root: bytes, secret: tuple[bytes, bytes]) -> None:
+        self.cells = tuple(cells)
+        self.z_size = z_size
+        self.psi = PsiAsker(ctx, mode, self.cells, size, root, peer_root, *secret)
+        self.rec = Record(ctx)
+        self.done = False
+
+    def _query(self) -> PsiQuery:
+        q = self.psi.query()
+        self.rec.query = q
+        return q
+
+    def on_message(self, msg: Message) -> list[Message]:
+        """:raises PsiError: a message out of place, of another exchange, or malformed."""
+        if self.done:
+            raise PsiError(f"PSI exchange {self.rec.ctx.qid} is over; got {msg.TAG}")
+        if isinstance(msg, PsiReply) and self.rec.reply is None:
+            self.rec.reply = msg
+            out = self.psi.on_reply(msg, self.z_size)
+        elif isinstance(msg, PsiStepReply) and self.rec.reply is not None:
+            self.rec.step_replies.append(msg)
+            out = self.psi.on_step_reply(msg)
+        else:
+            raise PsiError(f"PSI exchange {self.rec.ctx.qid}: unexpected {msg.TAG}")
+        if isinstance(out, PsiStep):
+            self.rec.steps.append(out)
+            return [out]
+        self.rec.result = out
+        self.done = True
+        self._finish(out)
+        return []
+
+    def _finish(self, result: PsiResult) -> None:
+        raise NotImplementedError
+
+    def record(self) -> Record:
+        return self.rec
+
+    def reveal(self) -> PsiReveal:
+        """At the audit: this side's scalar and padding seed."""
+        return self.psi.reveal()
+
+
+class _ResponderBase:
+    def __init__(self, ctx: PsiContext, mode: str, size: int, cells: Sequence[Cell], z_size: int,
+                 root: bytes, secret: tuple[bytes, bytes]) -> None:
+        self.cells = tuple(cells)
+        self.psi = PsiResponder(ctx, mode, size, self.cells, z_size, root, *secret)
+        self.rec = Record(ctx)
+        self.size = size
+        self.mode = mode
+
+    @property
+    def done(self) -> bool:
+        """Every value the asker may send has been answered."""
+        if self.rec.reply is None:
+            return False
+        return self.mode != "first" or 1 + len(self.rec.steps) == self.size
+
+    def on_message(self, msg: Message) -> list[Message]:
+        """:raises PsiError: a message out of place, of another exchange, or malformed."""
+        if isinstance(msg, PsiQuery) and self.rec.query is None:
+            self.rec.query = msg
+            self.rec.reply = self.psi.on_query(msg)
+            return [self.rec.reply]
+        if isinstance(msg, PsiStep) and self.rec.reply is not None and not self.done:
+            self.rec.steps.append(msg)
+            r = self.psi.on_step(msg)
+            self.rec.step_replies.append(r)
+            return [r]
+        raise PsiError(f"PSI exchange {self.rec.ctx.qid}: unexpected {msg.TAG}")
+
+    def record(self) -> Record:
+        return self.rec
+
+    def reveal(self) -> PsiReveal:
+        return self.psi.reveal()
+
+
+class QuestionAsker(_AskerBase):
+    """The resolver's half of one remote question (``PSI_KINDS``) through PSI.
+
+    ``question`` comes from ``Side.resolve_step``; ``state`` is the resolver's ``Side.state``
+    (before the event: it gives ``piece_bound``). When ``done``: ``answer`` is the
+    ``Answer`` to feed back to ``resolve_step`` or, for ``open_on`` with cells found,
+    ``follow_up`` is the plain ``open_on`` question for those cells only, to ask in clear (its
+    answer is the one to feed back)."""
+
+    def __init__(self, game_id: bytes, qid: int, asker: str, state: GameState, question: Question,
+                 root: bytes, peer_root: bytes, secret: tuple[bytes, bytes]) -> None:
+        if question.kind not in PSI_KINDS:
+            raise PsiError(f"question {question.kind!r} does not go through PSI")
+        self.question = question
+        cells = question_cells(question)
+        ctx = PsiContext(game_id, state.ply, qid, QUESTION_HQ[question.kind], asker)
+        super().__init__(ctx, QUESTION_MODE[question.kind], cells, padded_size(len(cells)),
+                         piece_bound(state), root, peer_root, secret)
+        self.answer: Answer | None = None
+        self.follow_up: Question | None = None
+
+    def start(self) -> list[Message]:
+        q = self.question
+        return [PsiAsk(self.rec.ctx.qid, q.kind, list(q.exclude), self.psi.size, self.z_size),
+                self._query()]
+
+    def _finish(self, result: PsiResult) -> None:
+        kind = self.question.kind
+        if kind == "first":
+            self.answer = Answer(self.psi.first)
+        elif kind == "any_on":
+            self.answer = Answer(self.psi.count > 0)
+        else:
+            found = [self.cells[i] for i in sorted(self.psi.matched)]
+            if found:
+                self.follow_up = Question("open_on", (tuple(found),), self.question.exclude)
+            else:
+                self.answer = Answer((), ())
+
+
+class QuestionResponder(_ResponderBase):
+    """The owner's half of a remote question through PSI, built from the ``psi-ask``: its cells
+    are those of its pieces the resolver does not hold (``absent_cells``).
+    :raises PsiError: the sizes are not the public ones."""
+
+    def __init__(self, game_id: bytes, asker: str, owner_state: GameState, owner: str, ask: PsiAsk,
+                 root: bytes, secret: tuple[bytes, bytes]) -> None:
+        if ask.size not in SIZE_BUCKETS:
+            raise PsiError(f"psi-ask {ask.qid}: size {ask.size} is not one of {SIZE_BUCKETS}")
+        bound = piece_bound(owner_state)
+        if ask.z_size != bound:
+            raise PsiError(f"psi-ask {ask.qid}: set size {ask.z_size}, the serials issued are {bound}")
+        ctx = PsiContext(game_id, owner_state.ply, ask.qid, QUESTION_HQ[ask.kind], asker)
+        super().__init__(ctx, QUESTION_MODE[ask.kind], ask.size,
+                         absent_cells(owner_state, owner, ask.exclude), ask.z_size, root, secret)
+        self.ask = ask
+
+
+class ZoneAsker(_AskerBase):
+    """The owner's half of the zone test (HQ-10): which of its pieces' squares lie in the
+    viewer's zones. ``side`` is the owner's ``Side`` after ``receive`` (resolver: after
+    ``adopt``). When ``done``, ``detectors(locked)`` is the ``Detectors`` to pass to
+    ``Side.shown_to`` (the zones restricted to the squares found, and the viewer's lock
+    targets as it sent them)."""
+
+    def __init__(self, game_id: bytes, qid: int, side: Side, root: bytes, peer_root: bytes,
+                 secret: tuple[bytes, bytes]) -> None:
+        size, z_size = zone_sizes(side.state)
+        ctx = PsiContext(game_id, side.state.ply, qid, ZONE_HQ, side.side)
+        super().__init__(ctx, "set", zone_asker_cells(side), size, z_size, root, peer_root, secret)
+        self.found: tuple[Cell, ...] = ()
+
+    def start(self) -> list[Message]:
+        return [self._query()]
+
+    def _finish(self, result: PsiResult) -> None:
+        self.found = tuple(self.cells[i] for i in sorted(self.psi.matched))
+
+    def detectors(self, locked: frozenset[int] | Sequence[int]) -> Detectors:
+        if not self.done:
+            raise PsiError(f"zone test {self.rec.ctx.qid} is not finished")
+        return Zones(frozenset((r, c) for r, c, t in self.found if t == "zone-U"),
+                     frozenset((r, c) for r, c, t in self.found if t == "zone-S"),
+                     frozenset(locked))
+
+
+class ZoneResponder(_ResponderBase):
+    """The viewer's half of the zone test: its detection zones' squares, padded to 100 per
+    zone. ``asker`` is the owner's colour, ``qid`` the exchange number the owner uses."""
+
+    def __init__(self, game_id: bytes, qid: int, viewer: Side, asker: str, root: bytes,
+                 secret: tuple[bytes, bytes]) -> None:
+        size, z_size = zone_sizes(viewer.state)
+        ctx = PsiContext(game_id, viewer.state.ply, qid, ZONE_HQ, asker)
+        super().__init__(ctx, "set", size, zone_responder_cells(viewer), z_size, root, secret)
+
+
+def audit(rec: Record, asker_cells: Sequence[Cell], asker_reveal: PsiReveal,
+          responder_cells: Sequence[Cell], responder_reveal: PsiReveal) -> None:
+    """The audit of one exchange (``net.psi.audit_exchange``) from the asker's record (the
+    responder's holds the same signed messages, less the result) and the true cells from the
+    omniscient replay. :raises PsiAuditError: naming the side and value at fault;
+    ProtocolError: the record is incomplete."""
+    if rec.query is None or rec.reply is None or rec.result is None:
+        raise ProtocolError(f"PSI exchange {rec.ctx.qid}: incomplete record for the audit")
+    audit_exchange(rec.ctx, rec.query, rec.reply, rec.steps, rec.step_replies, rec.result,
+                   asker_cells, asker_reveal, responder_cells, responder_reveal)
