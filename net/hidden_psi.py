@@ -39,9 +39,9 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from engine.actions import EndTurn
-from engine.asking import Answer, Question
-from engine.partial import Detectors, Side
-from engine.state import GameState
+from engine.asking import Answer, Question, owner_answer
+from engine.partial import Detectors, Resolved, Side
+from engine.state import GameState, enemy
 from engine.visibility import SQUARES, Zones, detection_zones
 from net.errors import ProtocolError
 from net.hidden_messages import (MAX_PSI_X, MAX_PSI_Z, PsiQuery, PsiReply, PsiResult, PsiReveal,
@@ -52,7 +52,8 @@ from net.psi import Cell, PsiAsker, PsiContext, PsiError, PsiResponder, audit_ex
 __all__ = ["PSI_KINDS", "QUESTION_MODE", "QUESTION_HQ", "ZONE_HQ", "SIZE_BUCKETS", "PsiAsk",
            "use_psi", "padded_size", "piece_bound", "zone_sizes", "question_cells", "absent_cells",
            "zone_asker_cells", "zone_responder_cells", "Record", "QuestionAsker",
-           "QuestionResponder", "ZoneAsker", "ZoneResponder", "audit"]
+           "QuestionResponder", "ZoneAsker", "ZoneResponder", "audit", "Link", "drive", "ask_psi",
+           "zone_test", "event", "play"]
 
 #: remote questions (engine.asking) that go through PSI when the actor is hidden from the owner
 PSI_KINDS = ("first", "any_on", "open_on")
@@ -359,3 +360,124 @@ def audit(rec: Record, asker_cells: Sequence[Cell], asker_reveal: PsiReveal,
         raise ProtocolError(f"PSI exchange {rec.ctx.qid}: incomplete record for the audit")
     audit_exchange(rec.ctx, rec.query, rec.reply, rec.steps, rec.step_replies, rec.result,
                    asker_cells, asker_reveal, responder_cells, responder_reveal)
+
+
+# -- one event with these exchanges, in one process (the order a network machine follows) ----------
+
+class Link:
+    """What ``event`` needs from its surroundings; the default keeps values as they are. A
+    network machine does the same steps with each message signed and sent; a test or the
+    benchmark overrides ``send`` (the wire), ``plain`` (a question in clear) or ``exchanged``."""
+
+    def __init__(self, game_id: bytes, roots: dict[str, bytes], secret: Any) -> None:
+        self.game_id = game_id
+        self.roots = roots
+        self.secret = secret            # () -> (scalar, pad_seed), fresh per side and exchange
+        self.qid = 0
+
+    def next_qid(self) -> int:
+        self.qid += 1
+        return self.qid
+
+    def send(self, msg: Message, own_cells: Sequence[Cell], ctx: PsiContext) -> Message:
+        return msg
+
+    def plain(self, owner: Side, q: Question) -> Answer:
+        return owner_answer(owner.state, owner.side, q)
+
+    def exchanged(self, kind: str, asker: Any, responder: Any, truth: tuple[Any, Any]) -> None:
+        """One exchange ended (``truth``: the true cells of both sides, for the audit)."""
+
+    def answered(self, owner: Side, q: Question, answer: Answer) -> None:
+        """A remote question was answered through PSI (a test compares with the plain one)."""
+
+    def carry(self, what: str, value: Any) -> Any:
+        """A value of the four steps crossing to the other side (``what``: consequences,
+        locked, shown, targets, gone)."""
+        return value
+
+
+def drive(link: Link, asker: Any, responder: Any, msgs: list[Message]) -> None:
+    """Run one exchange to its end through ``link.send``."""
+    ctx = asker.rec.ctx
+    while msgs:
+        back = [r for m in msgs for r in responder.on_message(link.send(m, asker.cells, ctx))]
+        msgs = [n for m in back for n in asker.on_message(link.send(m, responder.cells, ctx))]
+    if not (asker.done and responder.done):
+        raise PsiError(f"PSI exchange {ctx.qid} stopped before its end")
+
+
+def ask_psi(link: Link, resolver: Side, owner: Side, q: Question) -> Answer:
+    """One remote question through PSI, then the plain ``open_on`` for what it found."""
+    qa = QuestionAsker(link.game_id, link.next_qid(), resolver.side, resolver.state, q,
+                       link.roots[resolver.side], link.roots[owner.side], link.secret())
+    first = qa.start()
+    header = link.send(first[0], qa.cells, qa.rec.ctx)
+    qr = QuestionResponder(link.game_id, resolver.side, owner.state, owner.side, header,  # type: ignore[arg-type]
+                           link.roots[owner.side], link.secret())
+    drive(link, qa, qr, first[1:])
+    link.exchanged(q.kind, qa, qr, (question_cells(q), absent_cells(owner.state, owner.side, q.exclude)))
+    answer = link.plain(owner, qa.follow_up) if qa.follow_up is not None else qa.answer
+    assert answer is not None
+    link.answered(owner, q, answer)
+    return answer
+
+
+def zone_test(link: Link, owner: Side, viewer: Side, locked: frozenset[int]) -> Detectors:
+    """The zone test: ``owner`` learns which of its squares lie in ``viewer``'s zones; the
+    ``Detectors`` for ``owner.shown_to``."""
+    za = ZoneAsker(link.game_id, link.next_qid(), owner, link.roots[owner.side],
+                   link.roots[viewer.side], link.secret())
+    zr = ZoneResponder(link.game_id, za.rec.ctx.qid, viewer, owner.side, link.roots[viewer.side],
+                       link.secret())
+    drive(link, za, zr, za.start())
+    link.exchanged("zone", za, zr, (zone_asker_cells(owner), zone_responder_cells(viewer)))
+    return za.detectors(locked)
+
+
+def event(link: Link, resolver: Side, owner: Side, action: Any, always: bool = False) -> Any:
+    """One event (docs/hidden.md §3) with the PSI exchanges: hidden-api.md's four steps, the
+    ``Detectors`` replaced by the lock targets in clear and a zone test each way.
+
+    1. R: ``resolve_step`` until ``Resolved`` (questions of ``PSI_KINDS`` through PSI when
+       ``use_psi``); ``adopt``.                                   R -> O: event{c, locked_R}
+    2. O: ``receive(c)``; zone test O asks, R answers -> ``shown_O = O.shown_to(...)``;
+       ``targets``; ``locked_O``.                                 O -> R: ack{targets, shown_O, locked_O}
+    3. R: ``gone``; zone test R asks, O answers (O's zones do not depend on its locks) ->
+       ``shown_R = R.shown_to(... locked_O - gone)``; ``accept(shown_O)``.  R -> O: shown{gone, shown_R}
+    4. O: ``end_locks_on(gone)``; ``accept(shown_R)``.
+    Returns the ``Resolved`` event."""
+    psi = always or use_psi(resolver, action)
+    answers: list[Answer] = []
+    while True:
+        step = resolver.resolve_step(action, answers)
+        if isinstance(step, Resolved):
+            break
+        if psi and step.kind in PSI_KINDS:
+            answers.append(ask_psi(link, resolver, owner, step))
+        else:
+            answers.append(link.plain(owner, step))
+    res = step
+    resolver.adopt(res.work)
+    locked_r = link.carry("locked", resolver.detectors().locked)
+    owner.receive(link.carry("consequences", res.consequences))
+    shown_o = link.carry("shown", owner.shown_to(zone_test(link, owner, resolver, locked_r)))
+    targets = link.carry("targets", owner.lock_targets())
+    locked_o = link.carry("locked", owner.detectors().locked)
+    gone = link.carry("gone", resolver.gone(res.before, res.work, targets))
+    shown_r = link.carry("shown", resolver.shown_to(zone_test(link, resolver, owner, locked_o - gone)))
+    resolver.accept(shown_o)
+    owner.end_locks_on(gone)
+    owner.accept(shown_r)
+    return res
+
+
+def play(link: Link, sides: dict[str, Side], action: Any, always: bool = False) -> list[Any]:
+    """One action through both sides (and after End Turn the next mover's start phase), as
+    ``engine.partial.play`` with the PSI exchanges."""
+    mover = next(s for s in sides.values() if s.state.side_to_move == s.side)
+    other = sides[enemy(mover.side)]
+    done = [event(link, mover, other, action, always)]
+    if isinstance(action, EndTurn) and mover.state.result is None:
+        done.append(event(link, other, mover, None, always))
+    return done
