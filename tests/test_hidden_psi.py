@@ -232,3 +232,39 @@ def test_sizes_other_than_the_public_ones_are_refused_hq_10() -> None:
     with pytest.raises(PsiError, match="set size 40"):
         QuestionResponder(GAME, "B", white.state, "W", PsiAsk(1, "first", [], 10, 40), ROOT["W"],
                           (b"\x03" * 32, b"\x04" * 32))
+
+
+def test_detectors_are_zones_of_squares_not_pieces_hq_10() -> None:
+    """HQ-10, RUL-18, 00/T34: Black's Destroyer on e3 (a Torpedo Launcher, submerged detection
+    range 3) is disclosed only as the squares within 3 of e3 (rows 1-6, files b-h: 42 squares),
+    no piece, type or serial; White's submerged Sub on e7 lies outside them and stays hidden,
+    on e6 inside them and is shown. The zone test over PSI finds the same: nothing for e7, e6
+    for e6."""
+    omni = pos("to-move W\npiece B K j1 G\npiece B DS e3 G\npiece W K j10 G\npiece W SU e7 S\n")
+    black, white = Side.from_omniscient(omni, "B"), Side.from_omniscient(omni, "W")
+    det = black.detectors()
+    assert det.submerged == frozenset((r, c) for r in range(1, 7) for c in range(2, 9))
+    assert det.stealth == frozenset() and det.locked == frozenset()
+    assert codec.load_detectors(wire(codec.dump_detectors(det))) == det
+    assert codec.dump_detectors(det)[0][:2] == [[1, 2], [1, 3]]
+    assert [op.piece.kind for op in white.shown_to(det).pieces] == ["K"]     # the Sub stays hidden
+    link = hp.Link(GAME, ROOT, lambda: (b"\x07" * 32, b"\x08" * 32))
+    assert hp.zone_test(link, white, black, det.locked).submerged == frozenset()
+    omni2 = pos("to-move W\npiece B K j1 G\npiece B DS e3 G\npiece W K j10 G\npiece W SU e6 S\n")
+    white2 = Side.from_omniscient(omni2, "W")
+    assert hp.zone_test(link, white2, black, det.locked).submerged == frozenset({(6, 5)})
+    assert [op.piece.kind for op in white2.shown_to(det).pieces] == ["K", "SU"]
+
+
+def test_malformed_zones_are_refused_with_a_reason_hq_10() -> None:
+    """HQ-10: a zone with a square off the board or listed twice, or a serial listed twice, is
+    refused with ValueError naming the value; the lock question carries zones, not pieces."""
+    with pytest.raises(ValueError, match="malformed detectors"):
+        codec.load_detectors([[[0, 1]], [], []])
+    with pytest.raises(ValueError, match="listed twice"):
+        codec.load_detectors([[[1, 1], [1, 1]], [], []])
+    with pytest.raises(ValueError, match="listed twice"):
+        codec.load_detectors([[], [], [4, 4]])
+    from engine.visibility import Zones
+    q = Question("lock", ((5, 5), "B", Zones(frozenset({(5, 5)}), frozenset(), frozenset({9})), (), ()), ())
+    assert codec.load_question(wire(codec.dump_question(q))) == q
