@@ -32,7 +32,7 @@ questions in the same order).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 from .answerer import OmniscientAnswerer
@@ -253,6 +253,10 @@ class AskingAnswerer:
         # "hidden from me now": judged against the asker's detection zones as they are at this
         # moment (a new Anti-Stealth holder may already see some of them, RUL-18 range detection)
         zones = detection_zones(state, side)
+        if state.options.detection_dominance != "submerge":
+            # only stealthy pieces are candidates, and a stealthy piece's U reason decides
+            # nothing under stealth dominance (RUL-18): the Torpedo Launcher zone stays home
+            zones = replace(zones, submerged=frozenset())
         held = tuple(self._held(state))
         reveals = tuple((s, n) for s, n in sorted(state.reveals.items())
                         if s in {p.sid for p in held})
