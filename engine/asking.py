@@ -24,6 +24,9 @@ The remote questions (``Question.kind``; args in order, ``exclude`` always last)
 * ``homing`` (projectile,) -> the step towards its absent target, or None (lost)    (HQ-9)
 * ``land``   (members, occupants, shift) -> whether every member of a nudge lands on an
   enterable Ground cell given the absent pieces there (HQ-3; docs/hidden.md G-2)
+* ``lock_in`` (cell, locked) -> the lowest serial of an absent piece on ``cell`` a new lock
+  may take (``lock_candidate``), or None: never asked by the engine, only by
+  ``net.hidden_psi`` after the HQ-11 PSI found that cell
 
 ``resolve_asking`` runs one event with an ``ask`` callable; ``NeedAnswer`` is what a replaying
 ``ask`` raises when the answers given so far are used up (the network layer re-runs the event
@@ -41,13 +44,13 @@ from .effects import takes_effect
 from .movegen import shift_ok
 from .openings import Opening, opening, put_opening
 from .questions import Hit
-from .actions import GROUND
+from .actions import GROUND, SUB
 from .state import Cell, GameState, Piece, Projectile
 from .visibility import Zones, detection_zones, hidden_from, hidden_in_zones, stealthy
 
 __all__ = ["Question", "Answer", "NeedAnswer", "AskingAnswerer", "owner_answer", "REMOTE_KINDS"]
 
-REMOTE_KINDS = ("first", "routes", "open_on", "any_on", "lock", "homing", "land")
+REMOTE_KINDS = ("first", "routes", "open_on", "any_on", "lock", "homing", "land", "lock_in")
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,31 @@ def _lock(state: GameState, owner: str, absent: dict[int, Piece], square: tuple[
     return Answer(cands[0].sid if cands else None)
 
 
+def lock_zone(options: Any, cell: Cell) -> str:
+    """The zone that decides whether a stealthy piece on ``cell`` is hidden (RUL-18): "U" (the
+    Torpedo Launcher zone) on the Sub level when submerged pieces hide and ``submerge``
+    dominates, else "S" (the Anti-Stealth zone and the locks). Public: options and cell only."""
+    if cell[2] == SUB and options.submerged_invisibility and options.detection_dominance == "submerge":
+        return "U"
+    return "S"
+
+
+def lock_candidate(state: GameState, p: Piece, locked: Sequence[int]) -> bool:
+    """A piece of the owner that a new lock may take, whatever the asker's zones: stealthy, not
+    revealed now, and not locked already where the locks decide (``lock_zone`` "S")."""
+    if not stealthy(state, p) or state.reveals.get(p.sid, 0) >= state.ply:
+        return False
+    return not (p.sid in set(locked) and lock_zone(state.options, p.cell) == "S")
+
+
+def _lock_in(state: GameState, owner: str, absent: dict[int, Piece], cell: Cell,
+             locked: Sequence[int]) -> Answer:
+    """HQ-11 after the PSI (``net.hidden_psi``): the lowest serial among the owner's absent
+    pieces on ``cell`` a new lock may take; the PSI showed the asker's zones do not reach it."""
+    here = [s for s, p in sorted(absent.items()) if p.cell == tuple(cell) and lock_candidate(state, p, locked)]
+    return Answer(here[0] if here else None)
+
+
 def _homing(state: GameState, owner: str, absent: dict[int, Piece], proj: Projectile) -> Answer:
     t = absent.get(proj.target)
     if t is None or t.side == proj.side or t.level != proj.level:
@@ -148,7 +176,7 @@ def _land(state: GameState, owner: str, absent: dict[int, Piece], members: Seque
 
 _OWNER: dict[str, Callable[..., Answer]] = {
     "first": _first, "routes": _routes, "open_on": _open_on, "any_on": _any_on, "lock": _lock,
-    "homing": _homing, "land": _land}
+    "homing": _homing, "land": _land, "lock_in": _lock_in}
 
 
 # -- the resolver's side ------------------------------------------------------------------------

@@ -226,6 +226,8 @@ def dump_question(q: Question) -> list[Any]:
                 [list(x) for x in reveals]]
     elif q.kind == "homing":
         args = [_dump_proj(a[0])]
+    elif q.kind == "lock_in":
+        args = [list(a[0]), sorted(a[1])]
     elif q.kind == "land":
         members, occupants, shift = a
         args = [[dump_piece(p) for p in members], [dump_piece(p) for p in occupants], list(shift)]
@@ -253,6 +255,9 @@ def _question(d: Any) -> Question:
     elif kind == "homing":
         (proj,) = args
         built = (_proj(proj),)
+    elif kind == "lock_in":
+        cell, locked = args
+        built = (_cell(cell), tuple(_int(x, 1) for x in _list(locked, 256)))
     else:
         members, occupants, shift = args
         sh = _list(shift, 2)
@@ -279,7 +284,7 @@ def load_answer(data: Any, kind: str) -> Answer:
         ops = tuple(_opening(o) for o in _list(opened, 128))
         if kind in ("routes", "any_on", "land"):
             v: Any = _bool(value)
-        elif kind in ("first", "lock"):
+        elif kind in ("first", "lock", "lock_in"):
             v = None if value is None else _int(value, 0)
         elif kind == "open_on":
             v = tuple(_int(s, 1) for s in _list(value, 128))

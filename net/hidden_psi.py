@@ -23,6 +23,11 @@ Two uses of ``net.psi`` (DH-PSI over X25519), each a small pure state machine pe
   resolver) and ``QuestionResponder`` (the owner, with the cells of its absent pieces, padded
   to ``piece_bound``). The owner learns the kind, the padded sizes and the serials in
   ``exclude`` (its own pieces the resolver holds, known to it); never the cells.
+* **The lock search (HQ-11)**, always through PSI: mode ``first`` over the 300 cells in
+  RUL-19/RUL-49 order from the holder's square h, less those whose square the resolver's
+  deciding zone reaches (``lock_plan``), against the cells of the owner's absent pieces a lock
+  may take (``lock_cells``); then ``lock_in`` in clear for the cell found. Neither h nor the
+  zones travel (docs/rulings.md P-5).
 
 Every exchange keeps its messages (``record``) for the audit: ``audit`` calls
 ``net.psi.audit_exchange`` with both sides' reveals and the true cells, which the audit's
@@ -39,26 +44,32 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from engine.actions import EndTurn
-from engine.asking import Answer, Question, owner_answer
+from engine.asking import Answer, Question, lock_candidate, lock_zone, owner_answer
+from engine.board import LEVEL_ORDER, distance
 from engine.partial import Detectors, Resolved, Side
 from engine.state import GameState, enemy
-from engine.visibility import SQUARES, Zones, detection_zones
+from engine.visibility import SQUARES, Zones, detection_zones, hidden_in_zones, stealthy
 from net.errors import ProtocolError
 from net.hidden_messages import (MAX_PSI_X, MAX_PSI_Z, PsiQuery, PsiReply, PsiResult, PsiReveal,
                                  PsiStep, PsiStepReply, hidden, _choice, _int, _list)
 from net.messages import Message
 from net.psi import Cell, PsiAsker, PsiContext, PsiError, PsiResponder, audit_exchange
 
-__all__ = ["PSI_KINDS", "QUESTION_MODE", "QUESTION_HQ", "ZONE_HQ", "SIZE_BUCKETS", "PsiAsk",
+__all__ = ["PSI_KINDS", "ALWAYS_PSI", "LOCK_SIZE", "goes_through_psi", "lock_order", "lock_plan",
+           "lock_cells", "QUESTION_MODE", "QUESTION_HQ", "ZONE_HQ", "SIZE_BUCKETS", "PsiAsk",
            "use_psi", "padded_size", "piece_bound", "zone_sizes", "question_cells", "absent_cells",
            "zone_asker_cells", "zone_responder_cells", "Record", "QuestionAsker",
            "QuestionResponder", "ZoneAsker", "ZoneResponder", "audit", "Link", "drive", "ask_psi",
            "zone_test", "event", "play"]
 
 #: remote questions (engine.asking) that go through PSI when the actor is hidden from the owner
-PSI_KINDS = ("first", "any_on", "open_on")
-QUESTION_MODE = {"first": "first", "any_on": "count", "open_on": "set"}
-QUESTION_HQ = {"first": "HQ-1", "any_on": "HQ-12", "open_on": "HQ-1"}
+#: (``use_psi``); ``lock`` (HQ-11) always does (``goes_through_psi``)
+PSI_KINDS = ("first", "any_on", "open_on", "lock")
+ALWAYS_PSI = ("lock",)
+QUESTION_MODE = {"first": "first", "any_on": "count", "open_on": "set", "lock": "first"}
+QUESTION_HQ = {"first": "HQ-1", "any_on": "HQ-12", "open_on": "HQ-1", "lock": "HQ-11"}
+#: HQ-11: the lock search lists every cell of the board in RUL-19/RUL-49 order (K-5)
+LOCK_SIZE = 300
 ZONE_HQ = "HQ-10"
 #: the asker's padded list sizes (public): a line of the board holds at most 10 cells, so every
 #: path, ray, ride and landing of the rules fits the first bucket; larger lists (never seen in
@@ -68,17 +79,19 @@ ZONE_TAGS = ("zone-U", "zone-S")
 
 
 @hidden("psi-ask", qid=_int(), kind=_choice(*PSI_KINDS), exclude=_list(_int(1), MAX_PSI_Z),
-        size=_int(1, MAX_PSI_X), z_size=_int(1, MAX_PSI_Z))
+        size=_int(1, MAX_PSI_X), z_size=_int(1, MAX_PSI_Z), locked=_list(_int(1), MAX_PSI_Z))
 @dataclass(frozen=True)
 class PsiAsk(Message):
     """The resolver's remote question ``kind`` asked through PSI: everything of the
     ``engine.asking.Question`` except its cells (``exclude``: the owner's pieces the resolver
-    already holds or has dealt with), the padded sizes; the ``psi-query`` follows."""
+    already holds or has dealt with), the padded sizes, and for ``lock`` the asker's lock
+    targets (the owner's pieces, which it answered); the ``psi-query`` follows."""
     qid: int
     kind: str
     exclude: list[int]
     size: int
     z_size: int
+    locked: list[int]
 
 
 # -- the public parameters ------------------------------------------------------------------------
@@ -93,6 +106,13 @@ def use_psi(side: Side, action: Any) -> bool:
         return True
     actors = side.actors(action)
     return bool(actors) and not (actors & side.exposed)
+
+
+def goes_through_psi(q: Question, psi: bool) -> bool:
+    """Whether remote question ``q`` goes through PSI in an event whose ``use_psi`` is ``psi``:
+    ``lock`` always (its square h is a holder's, often hidden, HQ-11), the other
+    ``PSI_KINDS`` when ``psi``; the rest never."""
+    return q.kind in ALWAYS_PSI or (psi and q.kind in PSI_KINDS)
 
 
 def padded_size(n: int) -> int:
@@ -130,6 +150,45 @@ def question_cells(q: Question) -> tuple[Cell, ...]:
     if q.kind == "first":
         return cells                                            # type: ignore[return-value]
     return tuple(dict.fromkeys(cells))                          # type: ignore[arg-type]
+
+
+def lock_order(h: tuple[int, int]) -> tuple[Cell, ...]:
+    """Every cell of the board in RUL-19/RUL-49 order from square ``h`` (distance, rank, file,
+    level; the serial breaks ties inside a cell)."""
+    cells = [(r, c, lv) for r, c in SQUARES for lv in LEVEL_ORDER]
+    return tuple(sorted(cells, key=lambda x: (distance((x[0], x[1]), h), x[0], x[1], LEVEL_ORDER[x[2]])))
+
+
+def lock_plan(state: GameState, q: Question) -> tuple[tuple[Cell, ...], Any, tuple[int, ...]]:
+    """The resolver's side of a ``lock`` question (HQ-11): (its PSI cells, the best candidate
+    among the owner's pieces it holds or None, its lock targets). The cells are those of
+    ``lock_order`` from h up to the held candidate's cell, less those whose square lies in the
+    zone that would show a stealthy piece there (``lock_zone``): a match is then exactly an
+    absent piece hidden from the asker now, as ``engine.asking`` judges it."""
+    h, asker, zones, held, reveals = q.args
+    rev = dict(reveals)
+    mine = [p for _, p in sorted({p.sid: p for p in held}.items())]
+    hidden = hidden_in_zones(state, mine, zones, rev)
+    cands = sorted((p for p in mine if p.sid in hidden and stealthy(state, p)),
+                   key=lambda p: (distance(p.square, tuple(h)), p.row, p.col, LEVEL_ORDER[p.level], p.sid))
+    best = cands[0] if cands else None
+    cells = []
+    for cell in lock_order(tuple(h)):
+        zone = zones.submerged if lock_zone(state.options, cell) == "U" else zones.stealth
+        if (cell[0], cell[1]) not in zone:
+            cells.append(cell)
+        if best is not None and cell == best.cell:
+            break
+    return tuple(cells), best, tuple(sorted(zones.locked))
+
+
+def lock_cells(owner_state: GameState, owner: str, exclude: Sequence[int],
+               locked: Sequence[int]) -> tuple[Cell, ...]:
+    """The owner's side of a ``lock`` question: the cells of its absent pieces a new lock may
+    take (``engine.asking.lock_candidate``), sorted."""
+    ex = set(exclude)
+    return tuple(sorted({p.cell for s, p in owner_state.pieces.items()
+                         if p.side == owner and s not in ex and lock_candidate(owner_state, p, locked)}))
 
 
 def absent_cells(owner_state: GameState, owner: str, exclude: Sequence[int]) -> tuple[Cell, ...]:
@@ -258,26 +317,33 @@ class QuestionAsker(_AskerBase):
 
     ``question`` comes from ``Side.resolve_step``; ``state`` is the resolver's ``Side.state``
     (before the event: it gives ``piece_bound``). When ``done``: ``answer`` is the
-    ``Answer`` to feed back to ``resolve_step`` or, for ``open_on`` with cells found,
-    ``follow_up`` is the plain ``open_on`` question for those cells only, to ask in clear (its
-    answer is the one to feed back)."""
+    ``Answer`` to feed back to ``resolve_step``; or ``follow_up`` is a plain question to ask
+    in clear (``open_on`` for the cells found only; ``lock_in`` for the cell of the lock's
+    target) and ``complete(its answer)`` is the ``Answer`` to feed back."""
 
     def __init__(self, game_id: bytes, qid: int, asker: str, state: GameState, question: Question,
                  root: bytes, peer_root: bytes, secret: tuple[bytes, bytes]) -> None:
         if question.kind not in PSI_KINDS:
             raise PsiError(f"question {question.kind!r} does not go through PSI")
         self.question = question
-        cells = question_cells(question)
+        self.held_best: Any = None
+        self.locked: tuple[int, ...] = ()
+        if question.kind == "lock":
+            cells, self.held_best, self.locked = lock_plan(state, question)
+            size = LOCK_SIZE
+        else:
+            cells = question_cells(question)
+            size = padded_size(len(cells))
         ctx = PsiContext(game_id, state.ply, qid, QUESTION_HQ[question.kind], asker)
-        super().__init__(ctx, QUESTION_MODE[question.kind], cells, padded_size(len(cells)),
-                         piece_bound(state), root, peer_root, secret)
+        super().__init__(ctx, QUESTION_MODE[question.kind], cells, size, piece_bound(state), root,
+                         peer_root, secret)
         self.answer: Answer | None = None
         self.follow_up: Question | None = None
 
     def start(self) -> list[Message]:
         q = self.question
-        return [PsiAsk(self.rec.ctx.qid, q.kind, list(q.exclude), self.psi.size, self.z_size),
-                self._query()]
+        return [PsiAsk(self.rec.ctx.qid, q.kind, list(q.exclude), self.psi.size, self.z_size,
+                       list(self.locked)), self._query()]
 
     def _finish(self, result: PsiResult) -> None:
         kind = self.question.kind
@@ -285,6 +351,12 @@ class QuestionAsker(_AskerBase):
             self.answer = Answer(self.psi.first)
         elif kind == "any_on":
             self.answer = Answer(self.psi.count > 0)
+        elif kind == "lock":
+            if self.psi.first is None:
+                self.answer = Answer(None if self.held_best is None else self.held_best.sid)
+            else:
+                self.follow_up = Question("lock_in", (self.cells[self.psi.first], self.locked),
+                                          self.question.exclude)
         else:
             found = [self.cells[i] for i in sorted(self.psi.matched)]
             if found:
@@ -292,22 +364,39 @@ class QuestionAsker(_AskerBase):
             else:
                 self.answer = Answer((), ())
 
+    def complete(self, answer: Answer) -> Answer:
+        """The answer to feed back to ``resolve_step`` from the ``follow_up``'s answer (for a
+        lock, the held candidate in the same cell may come first by serial, RUL-40).
+        :raises PsiError: a ``lock_in`` answer naming nothing where the PSI found a piece."""
+        if self.question.kind != "lock":
+            return answer
+        if answer.value is None:
+            raise PsiError(f"lock_in {self.rec.ctx.qid}: the PSI found a piece, the answer names none")
+        best = self.held_best
+        if best is not None and best.cell == self.follow_up.args[0] and best.sid < answer.value:  # type: ignore[union-attr]
+            return Answer(best.sid)
+        return answer
+
 
 class QuestionResponder(_ResponderBase):
     """The owner's half of a remote question through PSI, built from the ``psi-ask``: its cells
-    are those of its pieces the resolver does not hold (``absent_cells``).
+    are those of its pieces the resolver does not hold (``absent_cells``; for ``lock`` those
+    of them a new lock may take, ``lock_cells``).
     :raises PsiError: the sizes are not the public ones."""
 
     def __init__(self, game_id: bytes, asker: str, owner_state: GameState, owner: str, ask: PsiAsk,
                  root: bytes, secret: tuple[bytes, bytes]) -> None:
-        if ask.size not in SIZE_BUCKETS:
-            raise PsiError(f"psi-ask {ask.qid}: size {ask.size} is not one of {SIZE_BUCKETS}")
+        if ask.size not in SIZE_BUCKETS or (ask.kind == "lock") != (ask.size == LOCK_SIZE):
+            raise PsiError(f"psi-ask {ask.qid}: size {ask.size} is not the public one for {ask.kind!r}")
+        if ask.locked and ask.kind != "lock":
+            raise PsiError(f"psi-ask {ask.qid}: lock targets sent with a {ask.kind!r} question")
         bound = piece_bound(owner_state)
         if ask.z_size != bound:
             raise PsiError(f"psi-ask {ask.qid}: set size {ask.z_size}, the serials issued are {bound}")
         ctx = PsiContext(game_id, owner_state.ply, ask.qid, QUESTION_HQ[ask.kind], asker)
-        super().__init__(ctx, QUESTION_MODE[ask.kind], ask.size,
-                         absent_cells(owner_state, owner, ask.exclude), ask.z_size, root, secret)
+        cells = lock_cells(owner_state, owner, ask.exclude, ask.locked) if ask.kind == "lock" \
+            else absent_cells(owner_state, owner, ask.exclude)
+        super().__init__(ctx, QUESTION_MODE[ask.kind], ask.size, cells, ask.z_size, root, secret)
         self.ask = ask
 
 
@@ -408,7 +497,7 @@ def drive(link: Link, asker: Any, responder: Any, msgs: list[Message]) -> None:
 
 
 def ask_psi(link: Link, resolver: Side, owner: Side, q: Question) -> Answer:
-    """One remote question through PSI, then the plain ``open_on`` for what it found."""
+    """One remote question through PSI, then the plain follow-up for what it found."""
     qa = QuestionAsker(link.game_id, link.next_qid(), resolver.side, resolver.state, q,
                        link.roots[resolver.side], link.roots[owner.side], link.secret())
     first = qa.start()
@@ -416,8 +505,10 @@ def ask_psi(link: Link, resolver: Side, owner: Side, q: Question) -> Answer:
     qr = QuestionResponder(link.game_id, resolver.side, owner.state, owner.side, header,  # type: ignore[arg-type]
                            link.roots[owner.side], link.secret())
     drive(link, qa, qr, first[1:])
-    link.exchanged(q.kind, qa, qr, (question_cells(q), absent_cells(owner.state, owner.side, q.exclude)))
-    answer = link.plain(owner, qa.follow_up) if qa.follow_up is not None else qa.answer
+    truth = (qa.cells, lock_cells(owner.state, owner.side, q.exclude, qa.locked)) if q.kind == "lock" \
+        else (question_cells(q), absent_cells(owner.state, owner.side, q.exclude))
+    link.exchanged(q.kind, qa, qr, truth)
+    answer = qa.complete(link.plain(owner, qa.follow_up)) if qa.follow_up is not None else qa.answer
     assert answer is not None
     link.answered(owner, q, answer)
     return answer
@@ -453,7 +544,7 @@ def event(link: Link, resolver: Side, owner: Side, action: Any, always: bool = F
         step = resolver.resolve_step(action, answers)
         if isinstance(step, Resolved):
             break
-        if psi and step.kind in PSI_KINDS:
+        if goes_through_psi(step, psi):
             answers.append(ask_psi(link, resolver, owner, step))
         else:
             answers.append(link.plain(owner, step))

@@ -226,11 +226,11 @@ def test_sizes_other_than_the_public_ones_are_refused_hq_10() -> None:
     size fitted to the path would tell its length)."""
     omni = api.new_game(api.Options())
     white = Side.from_omniscient(omni, "W")
-    bad = PsiAsk(1, "first", [], 5, 56)
+    bad = PsiAsk(1, "first", [], 5, 56, [])
     with pytest.raises(PsiError, match="size 5"):
         QuestionResponder(GAME, "B", white.state, "W", bad, ROOT["W"], (b"\x03" * 32, b"\x04" * 32))
     with pytest.raises(PsiError, match="set size 40"):
-        QuestionResponder(GAME, "B", white.state, "W", PsiAsk(1, "first", [], 10, 40), ROOT["W"],
+        QuestionResponder(GAME, "B", white.state, "W", PsiAsk(1, "first", [], 10, 40, []), ROOT["W"],
                           (b"\x03" * 32, b"\x04" * 32))
 
 
@@ -268,3 +268,35 @@ def test_malformed_zones_are_refused_with_a_reason_hq_10() -> None:
     from engine.visibility import Zones
     q = Question("lock", ((5, 5), "B", Zones(frozenset({(5, 5)}), frozenset(), frozenset({9})), (), ()), ())
     assert codec.load_question(wire(codec.dump_question(q))) == q
+
+
+def test_a_hidden_holders_lock_goes_through_psi_and_takes_the_nearest_hq_11() -> None:
+    """HQ-11, RUL-19, RUL-49: Black's Stealth Pawn on c3 (hidden from White) picks up
+    Anti-Stealth; White's hidden stealthy Pawns stand on e7 (distance 4 from c3) and b9
+    (distance 6). The lock search runs as PSI over the 300 cells in RUL-49 order from c3: the
+    lock takes the e7 Pawn, which Black then sees (White's state holds no lock: its source is
+    hidden from it), and no message White receives names c3 or
+    any cell of Black's list (h is not disclosed)."""
+    omni = pos("piece B K j1 G\npiece B SHP c3 G moved\narticle ASH c3\npiece W K j10 G\n"
+               "piece W RP e7 G SH moved\npiece W RP b9 G SH moved\n")
+    sides = {s: Side.from_omniscient(omni, s) for s in "BW"}
+    assert 2 not in sides["W"].state.pieces and {4, 5}.isdisjoint(sides["B"].state.pieces)
+    net = Net(1)
+    for text in ("MV:K(1,10)->(2,10)", "PU:SHP(3,3)^ASH"):
+        action = api.parse_action(text)
+        omni = api.apply_action(omni, action)
+        hp.play(net, sides, action)
+        for s in "BW":
+            assert known_diff(sides[s].state, omni, s) == ""
+    assert net.psi["lock"] == 1 and net.hits["lock"] == 1 and net.compared >= 1
+    assert net.plain_asked.get("lock", 0) == 0 and net.plain_asked["lock_in"] == 1
+    assert set(sides["B"].state.locks.values()) == {4}
+    assert sides["W"].state.locks == {}          # the source is hidden from White (docs/hidden.md §1)
+    assert sides["B"].state.pieces[4].square == (7, 5) and 5 not in sides["B"].state.pieces
+    lock_ex = next(ex for ex in net.exchanges if getattr(ex[0], "question", None) is not None
+                   and ex[0].question.kind == "lock")
+    asker = lock_ex[0]
+    assert asker.psi.size == 300 and asker.cells[0][:2] == (3, 3)
+    assert asker.record().query.size == 300 and len(asker.record().steps) == 299
+    assert net.leaks == []
+    audit(asker.record(), lock_ex[2], asker.reveal(), lock_ex[3], lock_ex[1].reveal())
