@@ -14,10 +14,11 @@ Two uses of ``net.psi`` (DH-PSI over X25519), each a small pure state machine pe
   zones (exactly what it needs to compute ``Shown``), the viewer only the padded sizes. The
   result is not sent: the owner's ``Shown`` that follows is what the rules make it show. The
   viewer's lock targets (``Zones.locked``) travel in clear: the owner answered those locks.
-* **Remote questions whose cells are the asker's secret (HQ-1, HQ-12, HQ-13).** When the
-  event's actor is hidden from the owner (``use_psi``), the resolver's ``first`` (PSI mode
+* **Remote questions whose cells are the asker's secret (HQ-1, HQ-2, HQ-12, HQ-13).** When
+  the event's actor is hidden from the owner (``use_psi``), the resolver's ``first`` (PSI mode
   ``first``: it learns only the index of the first cell holding an absent owner piece),
-  ``any_on`` (mode ``count``: only how many of the cells, one cell in practice) and ``open_on``
+  ``any_on`` (mode ``count``: only how many of the cells, one cell in practice), ``routes``
+  (mode ``set`` over the route cells: which of them are blocked, docs/rulings.md K-3) and ``open_on``
   (mode ``set``: which cells hold absent pieces; then ``open_on`` is asked in clear only for
   those cells, whose pieces the owner must open anyway) go through ``QuestionAsker`` (the
   resolver) and ``QuestionResponder`` (the owner, with the cells of its absent pieces, padded
@@ -64,10 +65,10 @@ __all__ = ["PSI_KINDS", "ALWAYS_PSI", "LOCK_SIZE", "goes_through_psi", "lock_ord
 
 #: remote questions (engine.asking) that go through PSI when the actor is hidden from the owner
 #: (``use_psi``); ``lock`` (HQ-11) always does (``goes_through_psi``)
-PSI_KINDS = ("first", "any_on", "open_on", "lock")
+PSI_KINDS = ("first", "any_on", "open_on", "routes", "lock")
 ALWAYS_PSI = ("lock",)
-QUESTION_MODE = {"first": "first", "any_on": "count", "open_on": "set", "lock": "first"}
-QUESTION_HQ = {"first": "HQ-1", "any_on": "HQ-12", "open_on": "HQ-1", "lock": "HQ-11"}
+QUESTION_MODE = {"first": "first", "any_on": "count", "open_on": "set", "routes": "set", "lock": "first"}
+QUESTION_HQ = {"first": "HQ-1", "any_on": "HQ-12", "open_on": "HQ-1", "routes": "HQ-2", "lock": "HQ-11"}
 #: HQ-11: the lock search lists every cell of the board in RUL-19/RUL-49 order (K-5)
 LOCK_SIZE = 300
 ZONE_HQ = "HQ-10"
@@ -145,7 +146,10 @@ def zone_sizes(state: GameState) -> tuple[int, int]:
 
 def question_cells(q: Question) -> tuple[Cell, ...]:
     """The asker's cells of a remote question: in order for ``first``; distinct, in order of
-    first appearance, for ``any_on`` and ``open_on`` (a set)."""
+    first appearance, for ``any_on`` and ``open_on`` (a set); for ``routes`` the distinct
+    cells of every route but its destination (HQ-2: the destination does not block)."""
+    if q.kind == "routes":
+        return tuple(dict.fromkeys(tuple(c) for r in q.args[0] for c in r[:-1]))  # type: ignore[misc]
     cells = tuple(tuple(c) for c in q.args[0])
     if q.kind == "first":
         return cells                                            # type: ignore[return-value]
@@ -351,6 +355,10 @@ class QuestionAsker(_AskerBase):
             self.answer = Answer(self.psi.first)
         elif kind == "any_on":
             self.answer = Answer(self.psi.count > 0)
+        elif kind == "routes":
+            blocked = {self.cells[i] for i in self.psi.matched}
+            self.answer = Answer(any(all(tuple(c) not in blocked for c in r[:-1])
+                                     for r in self.question.args[0]))
         elif kind == "lock":
             if self.psi.first is None:
                 self.answer = Answer(None if self.held_best is None else self.held_best.sid)
