@@ -37,7 +37,7 @@ from .errors import RuleError
 from .openings import Opening, drop_piece, ground_aids, opening, put_opening
 from .questions import answering
 from .rules import apply_action, begin_turn, end_phase
-from .state import GameState, Piece, Projectile, TurnState, enemy, to_dict
+from .state import GameState, Projectile, TurnState, enemy, to_dict
 from .visibility import (Zones, detection_zones, hidden_from, hidden_in_zones, source_side,
                          stealthy, submerged)
 

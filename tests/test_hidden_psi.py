@@ -21,7 +21,7 @@ from engine.partial import Side, enemy_hidden_held, known_diff, public_hash
 from engine.state import GameState
 from engine_helpers import pos
 from net.frames import pack
-from net.hidden_messages import PsiQuery, PsiReply, PsiStep, PsiStepReply, decode_hidden, encode_hidden
+from net.hidden_messages import PsiQuery, PsiStep, PsiStepReply, decode_hidden, encode_hidden
 from net import hidden_psi as hp
 from net.hidden_psi import PsiAsk, QuestionAsker, QuestionResponder, absent_cells, audit, question_cells
 from net.psi import PsiAuditError, PsiError, cell_u
@@ -300,3 +300,23 @@ def test_a_hidden_holders_lock_goes_through_psi_and_takes_the_nearest_hq_11() ->
     assert asker.record().query.size == 300 and len(asker.record().steps) == 299
     assert net.leaks == []
     audit(asker.record(), lock_ex[2], asker.reveal(), lock_ex[3], lock_ex[1].reveal())
+
+
+def test_a_viewer_that_shrinks_its_zone_is_caught_by_the_audit_hq_10() -> None:
+    """HQ-10, RUL-37, 00/T34: Black answers the zone test with its Destroyer's zone less e6, so
+    White's Sub on e6 is not shown (the lie works during play); the audit, with Black's true
+    zone from the opened roots, names the responder's set."""
+    omni = pos("to-move W\npiece B K j1 G\npiece B DS e3 G\npiece W K j10 G\npiece W SU e6 S\n")
+    black, white = Side.from_omniscient(omni, "B"), Side.from_omniscient(omni, "W")
+    za = hp.ZoneAsker(GAME, 3, white, ROOT["W"], ROOT["B"], (b"\x01" * 32, b"\x02" * 32))
+    true_zone = hp.zone_responder_cells(black)
+    lie = tuple(c for c in true_zone if c[:2] != (6, 5))
+    from net.psi import PsiResponder
+    zr = hp.ZoneResponder(GAME, 3, black, "W", ROOT["B"], (b"\x03" * 32, b"\x04" * 32))
+    size, z_size = hp.zone_sizes(black.state)
+    zr.psi = PsiResponder(za.rec.ctx, "set", size, lie, z_size, ROOT["B"], b"\x03" * 32, b"\x04" * 32)
+    hp.drive(hp.Link(GAME, ROOT, lambda: None), za, zr, za.start())
+    assert [op.piece.kind for op in white.shown_to(za.detectors(frozenset())).pieces] == ["K"]
+    with pytest.raises(PsiAuditError) as err:
+        audit(za.record(), hp.zone_asker_cells(white), za.reveal(), true_zone, zr.reveal())
+    assert err.value.check == "responder-set"
