@@ -320,3 +320,24 @@ def test_a_viewer_that_shrinks_its_zone_is_caught_by_the_audit_hq_10() -> None:
     with pytest.raises(PsiAuditError) as err:
         audit(za.record(), hp.zone_asker_cells(white), za.reveal(), true_zone, zr.reveal())
     assert err.value.check == "responder-set"
+
+
+def test_an_owner_that_probes_the_viewers_zone_is_caught_by_the_audit_hq_10() -> None:
+    """HQ-10, RUL-37: White puts squares of no piece of its own into its zone-test list (to map
+    Black's detectors); the audit, with White's true hiding squares from its opened roots,
+    names the asker's values."""
+    omni = pos("to-move W\npiece B K j1 G\npiece B DS e3 G\npiece W K j10 G\npiece W SU e8 S\n")
+    black, white = Side.from_omniscient(omni, "B"), Side.from_omniscient(omni, "W")
+    za = hp.ZoneAsker(GAME, 4, white, ROOT["W"], ROOT["B"], (b"\x01" * 32, b"\x02" * 32))
+    from net.psi import PsiAsker
+    truth = hp.zone_asker_cells(white)
+    assert truth == ((8, 5, "zone-U"),)
+    probe = truth + ((3, 3, "zone-U"), (3, 7, "zone-U"))
+    za.psi = PsiAsker(za.rec.ctx, "set", probe, za.psi.size, ROOT["W"], ROOT["B"], b"\x01" * 32, b"\x02" * 32)
+    za.cells = probe
+    zr = hp.ZoneResponder(GAME, 4, black, "W", ROOT["B"], (b"\x03" * 32, b"\x04" * 32))
+    hp.drive(hp.Link(GAME, ROOT, lambda: None), za, zr, za.start())
+    assert set(za.found) == {(3, 3, "zone-U"), (3, 7, "zone-U")}      # the probe worked in play
+    with pytest.raises(PsiAuditError) as err:
+        audit(za.record(), truth, za.reveal(), hp.zone_responder_cells(black), zr.reveal())
+    assert err.value.check == "asker-blinding"
