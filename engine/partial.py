@@ -14,7 +14,9 @@ begins) resolves the event on its own partial state. Then the two sides exchange
   value of every piece of the owner's that the event touched (taken, hit, stunned, converted,
   nudged, come down), as the owner's engine must store it;
 * ``Shown`` (each -> the other, HQ-10, HQ-16): the sender's pieces the receiver sees now, in
-  full, computed by their owner against the receiver's disclosed detectors (``Detectors``);
+  full, computed by their owner against the receiver's detection zones (``Detectors``, the
+  squares its detectors reach and its lock targets; over the network tested by PSI,
+  ``net.hidden_psi``);
 * nothing else: a side's hidden pieces never leave it unless an answer or a reveal opens them.
 
 ``Side`` is one laptop's engine state; ``play`` drives one action through both sides. The
