@@ -23,12 +23,17 @@ from engine.errors import RuleError
 from engine.partial import known_diff, known_key
 from net import hidden_engine as he
 from net.commitments import Context, SeededSalts, commit_action
-from net.hidden_wire import HIDDEN_PLAY, AuditOpen, HiddenEvent, HiddenQuery
+from net.hidden_wire import HIDDEN_PLAY as _PLAIN_PLAY, AuditOpen, HiddenEvent, HiddenQuery
+from net.hidden_wire_psi import HiddenPsi
 from net.messages import Claim, DrawAnswer, DrawOffer, Message, UndoAnswer, UndoRequest
 from net.outputs import Send, Stop
 
 _CROSSING = (UndoRequest, UndoAnswer, DrawOffer, DrawAnswer)
 _BLOBS = ("question", "answer", "cons", "det")
+#: every message of the per-event exchange (the PSI steps too: the honest re-run reproduces them)
+HIDDEN_PLAY = _PLAIN_PLAY + (HiddenPsi,)
+#: the messages that may start an action (they carry its sealed text)
+_FIRST = (HiddenQuery, HiddenEvent, HiddenPsi)
 
 
 @dataclass
@@ -83,7 +88,7 @@ def _audit(m: Any) -> Verdict:
     if hidden:
         raise _Fail(f"the peer opened {len(hidden)} hidden actions it never committed to")
     honest = m.honest_class(m.engine, m.options, peer_colour, m.game_id, m.move_time_limit, seed=opened.seed,
-                            n_slots=m.n_slots, audit_seconds=m.audit_seconds)
+                            n_slots=m.n_slots, audit_seconds=m.audit_seconds, psi=m.psi_on)
     pending: deque[Message] = deque()
     checked = 0
 
@@ -111,7 +116,7 @@ def _audit(m: Any) -> Verdict:
         if own and isinstance(msg, _CROSSING):
             deferred.append(msg)
             continue
-        if own or not (isinstance(msg, (HiddenQuery, HiddenEvent)) and msg.seal is not None):
+        if own or not (isinstance(msg, _FIRST) and msg.seal is not None):
             flush()
         where = _where(honest, msg, seq)
         if own:
@@ -126,7 +131,7 @@ def _audit(m: Any) -> Verdict:
                             f"sends there: {diff}")
             checked += 1
             take(honest.feed(True, want), where)
-        elif isinstance(msg, (HiddenQuery, HiddenEvent)):
+        elif isinstance(msg, _FIRST) and msg.seal is not None:
             if not texts:
                 raise _Fail(f"{where}: the peer started an action that its audit does not name")
             text = texts.popleft()

@@ -38,8 +38,10 @@ from net.commitments import CommitmentError, Context, SeededSalts, TurnCommitmen
 from net.errors import ProtocolError
 from net.frames import pack, unpack_strict
 from net.hidden_audit import audit_peer
+from net.hidden_play_psi import PsiPlay
 from net.hidden_seal import seal, unseal
 from net.hidden_wire import AuditOpen, HiddenAck, HiddenAnswer, HiddenEvent, HiddenQuery, HiddenShown, leaf, unleaf
+from net.hidden_wire_psi import HiddenPsi
 from net.lockstep import Lockstep, PlayState
 from net.messages import Action, ActionResult, Claim, DesyncReport, EndTurn, Message, UndoAnswer, UndoRequest
 from net.outputs import Event, Output, Send, Stop
@@ -64,13 +66,15 @@ class Ev:
     start: bool = False             # a start phase
     question: Any = None            # resolver: the question last sent (its answer's kind)
     asked: int = 0                  # questions sent (resolver) / answered (owner)
+    psi: Any = None                 # the PSI exchanges' state (net.hidden_play_psi.PsiEv)
 
 
-class HiddenLockstep(Lockstep):
+class HiddenLockstep(PsiPlay, Lockstep):
     """One side of a network game over partial states (see the module doc)."""
 
     def __init__(self, engine: ModuleType, options: Any, colour: str, game_id: bytes, move_time_limit: int = 0,
-                 seed: bytes | None = None, n_slots: int = N_SLOTS, audit_seconds: int = AUDIT_SECONDS) -> None:
+                 seed: bytes | None = None, n_slots: int = N_SLOTS, audit_seconds: int = AUDIT_SECONDS,
+                 psi: bool = True) -> None:
         super().__init__(engine, options, colour, game_id, move_time_limit)
         if not (isinstance(seed, bytes) and len(seed) == 32):
             raise ValueError("hidden play needs our 32-byte salt secret (from our finish message)")
@@ -100,6 +104,7 @@ class HiddenLockstep(Lockstep):
         self._cached: tuple[str, Any] | None = None
         self._mover = self.start.side_to_move          # the side whose turn it is
         self.ended = False                               # the game is over (the audit follows)
+        self._psi_init(psi)                              # HQ-1/2/10/11/12 through PSI (net.hidden_play_psi)
         self._snap()
 
     # ---- the interface ----
@@ -188,6 +193,9 @@ class HiddenLockstep(Lockstep):
         sealed = seal(self.seed, self.game_id, self.ev, cur.index, cur.text) if first else None
         if isinstance(res, he.Question):
             cur.question = res
+            via_psi = self._psi_question(cur, res, sealed)
+            if via_psi is not None:
+                return via_psi
             return HiddenQuery(self.ev, len(cur.answers), he.dump_question(res), sealed, *self._stamp())
         side = copy.copy(self.side) if preview else self.side
         if preview:
@@ -205,11 +213,11 @@ class HiddenLockstep(Lockstep):
                 commit, _ = commit_action(Context(self.game_id, self.me, cur.index), cur.index, cur.text, self.salts)
         stamp = self._stamp(res.work)
         return HiddenEvent(self.ev, cur.index, text, commit, he.dump_consequences(c),
-                           he.dump_detectors(side.detectors()), sealed, *stamp)
+                           he.dump_detectors(self._psi_disclosed(side.detectors())), sealed, *stamp)
 
     def own_command_fits(self, msg: Message) -> bool:
         """Could ``msg`` be our next command now (a resume rebuilding our log from the peer's copy)?"""
-        if isinstance(msg, (HiddenQuery, HiddenEvent)) and msg.seal is not None:
+        if isinstance(msg, (HiddenQuery, HiddenEvent, HiddenPsi)) and msg.seal is not None:
             return self.my_move() and msg.ev == self.ev
         return False
 
@@ -228,7 +236,7 @@ class HiddenLockstep(Lockstep):
             Ev("resolver", self.index, self.engine.parse_action(text), text)
         self.cur = cur
         self.state = PlayState.AWAIT_RESULT
-        if isinstance(msg, HiddenQuery):
+        if isinstance(msg, (HiddenQuery, HiddenPsi)):
             self.stats["questions"] += 1
             if cur.question is None:    # rebuilt from the log: compute the question again
                 again = self._step(cur)
@@ -258,6 +266,7 @@ class HiddenLockstep(Lockstep):
         opened = self._check_leaves(msg.opened, msg.rn, msg.root, self.them)
         if sorted(map(pack, opened)) != sorted(pack(he.dump_opening(o)) for o in he.answer_openings(answer)):
             raise ProtocolError(f"answer {msg.n} of event {msg.ev} opens pieces its leaf openings do not")
+        answer = self._psi_complete(cur, answer)   # a PSI question's plain follow-up
         cur.answers.append(answer)
         self.stats["answers"] += 1
         self.stats["opened"] += len(opened)
@@ -280,25 +289,32 @@ class HiddenLockstep(Lockstep):
         det_o = he.load_detectors(msg.det)
         res = cur.res
         gone = self.side.gone(res.before, res.work, msg.targets)
-        shown_r = self.side.shown_to(without_locks_on(det_o, gone))
+        det_o = without_locks_on(det_o, gone)
+        return self._psi_resolver_show(cur, shown_o, gone, det_o) or self._resolver_shown(cur, shown_o, gone, det_o)
+
+    def _resolver_shown(self, cur: Ev, shown_o: Shown, gone: frozenset[int], det_o: Any) -> list[Output]:
+        """Step 3 done: our pieces the owner sees now (``det_o``: its zones, or what the PSI zone test
+        found of them), the owner's we see; ``shown`` ends the event."""
+        shown_r = self.side.shown_to(det_o)
         self.side.accept(shown_o)
         self.state_value = self.side.state
         stamp = self._stamp()
-        out = HiddenShown(msg.ev, sorted(gone), self._leaves(shown_r), *stamp)
+        out = HiddenShown(self.ev, sorted(gone), self._leaves(shown_r), *stamp)
         return [Send(out)] + self._event_done(cur, mine=True)
 
     # -- the peer's event
 
     def _peer_query(self, msg: HiddenQuery, _s: Any) -> list[Output]:
         cur = self._owner_event(msg.ev)
-        if msg.n != cur.asked:
+        follow_up = self._psi_follow_up(cur, msg.n)   # the plain follow-up of a PSI question
+        if msg.n != cur.asked and not follow_up:
             raise ProtocolError(f"question {msg.n} of event {msg.ev}, expected {cur.asked}")
         self._peer_stamp(msg, change=cur.asked == 0)
         if msg.phash != he.public_hash(self.side.state):
             raise ProtocolError("the resolver's public state differs from ours (public hash)")
         q = he.load_question(msg.question)
         answer = he.owner_answer(self.side.state, self.me, q)
-        cur.asked += 1
+        cur.asked += 0 if follow_up else 1
         stamp = self._stamp()
         leaves = [leaf(self._tc.open(op.piece.sid)) for op in he.answer_openings(answer)]  # type: ignore[union-attr]
         return [Send(HiddenAnswer(msg.ev, msg.n, he.dump_answer(answer), leaves, *stamp))]
@@ -323,11 +339,16 @@ class HiddenLockstep(Lockstep):
         self.state_value = self.side.state
         if msg.phash != he.public_hash(self.side.state):
             raise ProtocolError("after the peer's event our public state differs from the peer's (public hash)")
+        return self._psi_owner_show(cur, det_r) or self._owner_ack(cur, det_r)
+
+    def _owner_ack(self, cur: Ev, det_r: Any) -> list[Output]:
+        """Step 2 done: our pieces the resolver sees now (``det_r``: its zones, or what the PSI zone
+        test found of them), our lock targets and detectors: the ``ack``."""
         shown_o = self.side.shown_to(det_r)
         targets = list(self.side.lock_targets())
-        det_o = self.side.detectors()
+        det_o = self._psi_disclosed(self.side.detectors())
         stamp = self._stamp()
-        out = HiddenAck(msg.ev, targets, self._leaves(shown_o), he.dump_detectors(det_o), *stamp)
+        out = HiddenAck(self.ev, targets, self._leaves(shown_o), he.dump_detectors(det_o), *stamp)
         return [Send(out)]
 
     def _peer_shown(self, msg: HiddenShown, _s: Any) -> list[Output]:
@@ -629,6 +650,8 @@ _HIDDEN: dict[tuple[bool, type], Callable[[HiddenLockstep, Any, Any], list[Outpu
     (True, HiddenAnswer): lambda m, msg, s: [],
     (True, HiddenAck): lambda m, msg, s: [],
     (True, HiddenShown): lambda m, msg, s: [],
+    (True, HiddenPsi): HiddenLockstep._own_first,
+    (False, HiddenPsi): HiddenLockstep._peer_psi,
     (False, HiddenAnswer): HiddenLockstep._peer_answer,
     (False, HiddenAck): HiddenLockstep._peer_ack,
     (False, HiddenQuery): HiddenLockstep._peer_query,

@@ -61,10 +61,11 @@ class Match:
                                     "(docs/rulings.md HN-1); start a new game")
                     return outs + [Stop(self.stopped)]
                 kw = {} if self.audit_seconds is None else {"audit_seconds": self.audit_seconds}
+                net_options = out.data.get("net_options", {})
                 # HN-1: every network game runs hidden play (each side holds only what it may know)
                 self.play = HiddenLockstep(self.engine, out.data["options"], out.data["colours"][self.role],
-                                           self.game_id, move_time_limit=out.data.get("net_options", {}).get(
-                                               "move_time_limit", 0), seed=seed, **kw)
+                                           self.game_id, move_time_limit=net_options.get("move_time_limit", 0),
+                                           seed=seed, psi=bool(net_options.get("hidden_psi", 1)), **kw)
                 self.play.peer_seen = self.peer_fed
             elif isinstance(out, Stop) and self.stopped is None:
                 self.stopped = out.reason
