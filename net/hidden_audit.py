@@ -24,7 +24,7 @@ from engine.partial import known_diff, known_key
 from net import hidden_engine as he
 from net.commitments import Context, SeededSalts, commit_action
 from net.hidden_wire import HIDDEN_PLAY as _PLAIN_PLAY, AuditOpen, HiddenEvent, HiddenQuery
-from net.hidden_wire_psi import HiddenPsi
+from net.hidden_wire_psi import HiddenPsi, psi_diff
 from net.messages import Claim, DrawAnswer, DrawOffer, Message, UndoAnswer, UndoRequest
 from net.outputs import Send, Stop
 
@@ -183,6 +183,8 @@ def _diff(want: Message, got: Message) -> str:
         return f"{got.TAG!r} where {want.TAG!r} was due"
     for f in fields(want):   # type: ignore[arg-type]
         a, b = getattr(want, f.name), getattr(got, f.name)
+        if f.name == "msgs" and isinstance(want, HiddenPsi) and a != b:
+            return psi_diff(want, got)
         if a != b and f.name in _BLOBS:    # canonical msgpack of the plain values: show them
             a, b = he.plain(a), he.plain(b)
         if a != b:

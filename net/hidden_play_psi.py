@@ -80,6 +80,7 @@ class PsiPlay:
     def _psi_init(self, psi: bool) -> None:
         self.psi_on = bool(psi)
         self.psi_cells = {}
+        self.psi_kinds: dict[str, int] = {}   # PSI questions asked by kind (first, lock...)
         for k in ("psi_questions", "psi_follow_ups", "zone_tests", "psi_messages"):
             self.stats[k] = 0   # type: ignore[attr-defined]
 
@@ -120,6 +121,7 @@ class PsiPlay:
                               root, self._peer_root_bytes(), self._secret(self.me, self.ev * QID_EV + n, "asker"))  # type: ignore[attr-defined]
         pe = self._pe(cur)
         pe.qa, pe.follow = qa, None
+        self.psi_kinds[q.kind] = self.psi_kinds.get(q.kind, 0) + 1
         self._keep(self.me, qa)                                        # type: ignore[attr-defined]
         return self._env(n, qa.start(), sealed, (rn, root, phash))
 
@@ -162,12 +164,25 @@ class PsiPlay:
     def _zone_ask(self, pe: PsiEv) -> HiddenPsi:
         rn, root, phash = self._stamp()                                # type: ignore[attr-defined]
         qid = self.ev * QID_EV + ZONE_N                                # type: ignore[attr-defined]
-        za = hp.ZoneAsker(self.game_id, qid, self.side, root, self._peer_root_bytes(),  # type: ignore[attr-defined]
-                          self._secret(self.me, qid, "asker"))         # type: ignore[attr-defined]
+        za = self._zone_asker(qid, root)
         pe.za = za
         self._keep(self.me, za)                                        # type: ignore[attr-defined]
         self.stats["zone_tests"] += 1                                  # type: ignore[attr-defined]
         return self._env(ZONE_N, za.start(), None, (rn, root, phash))
+
+    # ---- the PSI parties (a test build of a lying peer overrides them) ----
+
+    def _zone_asker(self, qid: int, root: bytes) -> hp.ZoneAsker:
+        return hp.ZoneAsker(self.game_id, qid, self.side, root, self._peer_root_bytes(),   # type: ignore[attr-defined]
+                            self._secret(self.me, qid, "asker"))                           # type: ignore[attr-defined]
+
+    def _zone_responder(self, qid: int, root: bytes) -> hp.ZoneResponder:
+        return hp.ZoneResponder(self.game_id, qid, self.side, self.them, root,            # type: ignore[attr-defined]
+                                self._secret(self.them, qid, "responder"))                 # type: ignore[attr-defined]
+
+    def _question_responder(self, ask: Any, qid: int, root: bytes) -> hp.QuestionResponder:
+        return hp.QuestionResponder(self.game_id, self.them, self.side.state, self.me, ask, root,  # type: ignore[attr-defined]
+                                    self._secret(self.them, qid, "responder"))              # type: ignore[attr-defined]
 
     # ---- the peer's psi messages ----
 
@@ -255,8 +270,7 @@ class PsiPlay:
             self._peer_stamp(msg, change=cur.asked == 0)               # type: ignore[attr-defined]
             self._check_phash(msg)
             rn, root, phash = self._stamp()                            # type: ignore[attr-defined]
-            qr = hp.QuestionResponder(self.game_id, self.them, self.side.state, self.me, ask, root,  # type: ignore[attr-defined]
-                                      self._secret(self.them, qid, "responder"))  # type: ignore[attr-defined]
+            qr = self._question_responder(ask, qid, root)
             self._keep(self.them, qr)                                  # type: ignore[attr-defined]
             cur.asked += 1
             pe.qr, pe.follow_n = qr, msg.n
@@ -281,8 +295,7 @@ class PsiPlay:
             raise ProtocolError(f"the peer's zone test of event {self.ev} is out of place or misnumbered")  # type: ignore[attr-defined]
         pe.zone_answered = True
         rn, root, phash = self._stamp()                                # type: ignore[attr-defined]
-        zr = hp.ZoneResponder(self.game_id, qid, self.side, self.them, root,   # type: ignore[attr-defined]
-                              self._secret(self.them, qid, "responder"))       # type: ignore[attr-defined]
+        zr = self._zone_responder(qid, root)
         self._keep(self.them, zr)                                      # type: ignore[attr-defined]
         return self._env(ZONE_N, zr.on_message(q), None, (rn, root, phash))
 

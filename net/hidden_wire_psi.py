@@ -51,3 +51,33 @@ def psi_envelope(ev: int, n: int, seal: bytes | None, msgs: list[Message], stamp
 def psi_messages(env: HiddenPsi) -> list[Message]:
     """The PSI messages inside. :raises ProtocolError: naming the bad tag or field."""
     return [decode_hidden(b) for b in env.msgs]
+
+
+_MEANING = {
+    ("psi-query", "x"): "the asker's blinded cells are not those of its committed state",
+    ("psi-step", "x"): "the asker's blinded cell is not that of its committed state",
+    ("psi-reply", "z"): "the responder's set is not the cells of its committed pieces",
+    ("psi-reply", "y"): "the responder did not blind the asker's values with its own secret",
+    ("psi-step-reply", "y"): "the responder did not blind the asker's value with its own secret",
+}
+
+
+def psi_diff(want: HiddenPsi, got: HiddenPsi) -> str:
+    """'' if the PSI messages inside are the same; else which one and field differ, and what
+    that shows (for the audit's report)."""
+    try:
+        a, b = psi_messages(want), psi_messages(got)
+    except Exception as exc:   # noqa: BLE001  (a peer's undecodable message: say so)
+        return f"msgs undecodable: {exc}"
+    if len(a) != len(b):
+        return f"msgs: {len(b)} PSI messages where {len(a)} were due"
+    for w, g in zip(a, b):
+        if type(w) is not type(g):
+            return f"msgs: {g.TAG!r} where {w.TAG!r} was due"
+        for name, value in w.fields().items():
+            if getattr(g, name) != value:
+                what = _MEANING.get((w.TAG, name), "")
+                hq = getattr(w, "hq", None) or getattr(w, "kind", None) or ""
+                return (f"msgs: its {w.TAG!r} of PSI exchange {w.qid}{' (' + hq + ')' if hq else ''} differs in "
+                        f"{name}" + (f": {what}" if what else ""))
+    return ""
