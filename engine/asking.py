@@ -18,12 +18,15 @@ The remote questions (``Question.kind``; args in order, ``exclude`` always last)
 * ``routes`` (routes,) -> whether some route (destination excluded) is free of them  (HQ-2)
 * ``open_on`` (cells,) -> the absent pieces on the cells, opened                   (HQ-1, HQ-3..HQ-8)
 * ``any_on`` (cells,) -> whether an absent piece is on the cells                    (HQ-12, HQ-13)
-* ``lock``   (square, asker, detectors, locks, held, reveals) -> the serial a new lock
-  held on ``square`` takes, or None (HQ-11; the asker's detectors and the owner's pieces the
-  working state holds travel with it: docs/hidden.md G-3)
+* ``lock``   (square, asker, zones, held, reveals) -> the serial a new lock held on
+  ``square`` takes, or None (HQ-11; the asker's detection zones, ``visibility.Zones``, and the
+  owner's pieces the working state holds travel with it: docs/hidden.md G-3)
 * ``homing`` (projectile,) -> the step towards its absent target, or None (lost)    (HQ-9)
 * ``land``   (members, occupants, shift) -> whether every member of a nudge lands on an
   enterable Ground cell given the absent pieces there (HQ-3; docs/hidden.md G-2)
+* ``lock_in`` (cell, locked) -> the lowest serial of an absent piece on ``cell`` a new lock
+  may take (``lock_candidate``), or None: never asked by the engine, only by
+  ``net.hidden_psi`` after the HQ-11 PSI found that cell
 
 ``resolve_asking`` runs one event with an ``ask`` callable; ``NeedAnswer`` is what a replaying
 ``ask`` raises when the answers given so far are used up (the network layer re-runs the event
@@ -32,22 +35,22 @@ questions in the same order).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 from .answerer import OmniscientAnswerer
-from .board import LEVEL_ORDER, distance, has_ability
+from .board import LEVEL_ORDER, distance
 from .effects import takes_effect
 from .movegen import shift_ok
 from .openings import Opening, opening, put_opening
 from .questions import Hit
-from .actions import GROUND
+from .actions import GROUND, SUB
 from .state import Cell, GameState, Piece, Projectile
-from .visibility import hidden_from, source_side, stealthy
+from .visibility import Zones, detection_zones, hidden_from, hidden_in_zones, stealthy
 
 __all__ = ["Question", "Answer", "NeedAnswer", "AskingAnswerer", "owner_answer", "REMOTE_KINDS"]
 
-REMOTE_KINDS = ("first", "routes", "open_on", "any_on", "lock", "homing", "land")
+REMOTE_KINDS = ("first", "routes", "open_on", "any_on", "lock", "homing", "land", "lock_in")
 
 
 @dataclass(frozen=True)
@@ -116,22 +119,43 @@ def _any_on(state: GameState, owner: str, absent: dict[int, Piece], cells: Seque
 
 
 def _lock(state: GameState, owner: str, absent: dict[int, Piece], square: tuple[int, int],
-          asker: str, detectors: Sequence[Piece], locks: Sequence[tuple[tuple[str, int], int]],
-          held: Sequence[Piece], reveals: Sequence[tuple[int, int]]) -> Answer:
+          asker: str, zones: Zones, held: Sequence[Piece],
+          reveals: Sequence[tuple[int, int]]) -> Answer:
     """``PeerAnswerer._seen_now`` of docs/hidden.md: the owner's pieces hidden from ``asker`` at
-    this moment, judged against the asker's detectors, then the RUL-19/RUL-49 order from h."""
+    this moment, judged against the asker's detection zones (``visibility.Zones``: squares and
+    locked serials, not the detectors), then the RUL-19/RUL-49 order from h."""
     mine = {**absent, **{p.sid: p for p in held}}
-    probe = GameState(state.options)
-    probe.ply = state.ply
-    probe.art_code = state.art_code
-    probe.pieces = dict(sorted({**{p.sid: p for p in detectors}, **mine}.items()))
-    probe.locks = {tuple(k): t for k, t in locks}
-    probe.reveals = {s: n for s, n in {**state.reveals, **dict(reveals)}.items() if s in mine}
-    hidden = hidden_from(probe, asker)
-    cands = [p for s, p in sorted(mine.items()) if s in hidden and stealthy(probe, p)]
+    rev = {s: n for s, n in {**state.reveals, **dict(reveals)}.items() if s in mine}
+    hidden = hidden_in_zones(state, [p for _, p in sorted(mine.items())], zones, rev)
+    cands = [p for s, p in sorted(mine.items()) if s in hidden and stealthy(state, p)]
     cands.sort(key=lambda p: (distance(p.square, tuple(square)), p.row, p.col,
                               LEVEL_ORDER[p.level], p.sid))
     return Answer(cands[0].sid if cands else None)
+
+
+def lock_zone(options: Any, cell: Cell) -> str:
+    """The zone that decides whether a stealthy piece on ``cell`` is hidden (RUL-18): "U" (the
+    Torpedo Launcher zone) on the Sub level when submerged pieces hide and ``submerge``
+    dominates, else "S" (the Anti-Stealth zone and the locks). Public: options and cell only."""
+    if cell[2] == SUB and options.submerged_invisibility and options.detection_dominance == "submerge":
+        return "U"
+    return "S"
+
+
+def lock_candidate(state: GameState, p: Piece, locked: Sequence[int]) -> bool:
+    """A piece of the owner that a new lock may take, whatever the asker's zones: stealthy, not
+    revealed now, and not locked already where the locks decide (``lock_zone`` "S")."""
+    if not stealthy(state, p) or state.reveals.get(p.sid, 0) >= state.ply:
+        return False
+    return not (p.sid in set(locked) and lock_zone(state.options, p.cell) == "S")
+
+
+def _lock_in(state: GameState, owner: str, absent: dict[int, Piece], cell: Cell,
+             locked: Sequence[int]) -> Answer:
+    """HQ-11 after the PSI (``net.hidden_psi``): the lowest serial among the owner's absent
+    pieces on ``cell`` a new lock may take; the PSI showed the asker's zones do not reach it."""
+    here = [s for s, p in sorted(absent.items()) if p.cell == tuple(cell) and lock_candidate(state, p, locked)]
+    return Answer(here[0] if here else None)
 
 
 def _homing(state: GameState, owner: str, absent: dict[int, Piece], proj: Projectile) -> Answer:
@@ -152,7 +176,7 @@ def _land(state: GameState, owner: str, absent: dict[int, Piece], members: Seque
 
 _OWNER: dict[str, Callable[..., Answer]] = {
     "first": _first, "routes": _routes, "open_on": _open_on, "any_on": _any_on, "lock": _lock,
-    "homing": _homing, "land": _land}
+    "homing": _homing, "land": _land, "lock_in": _lock_in}
 
 
 # -- the resolver's side ------------------------------------------------------------------------
@@ -254,15 +278,17 @@ class AskingAnswerer:
         if side == self.owner:
             return self.local.lock_target(state, side, square)
         self._ask("lock_target")
-        # "hidden from me now": judged against the asker's detectors as they are at this moment
-        # (a new Anti-Stealth holder may already see some of them, RUL-18 range detection)
-        det = tuple(p for _, p in sorted(state.pieces.items()) if p.side == side
-                    and (has_ability(state, p, "TL") or has_ability(state, p, "ASH")))
-        locks = tuple((k, t) for k, t in sorted(state.locks.items()) if source_side(state, k) == side)
+        # "hidden from me now": judged against the asker's detection zones as they are at this
+        # moment (a new Anti-Stealth holder may already see some of them, RUL-18 range detection)
+        zones = detection_zones(state, side)
+        if state.options.detection_dominance != "submerge":
+            # only stealthy pieces are candidates, and a stealthy piece's U reason decides
+            # nothing under stealth dominance (RUL-18): the Torpedo Launcher zone stays home
+            zones = replace(zones, submerged=frozenset())
         held = tuple(self._held(state))
         reveals = tuple((s, n) for s, n in sorted(state.reveals.items())
                         if s in {p.sid for p in held})
-        return self._remote("lock", tuple(square), side, det, locks, held, reveals).value
+        return self._remote("lock", tuple(square), side, zones, held, reveals).value
 
     def hit_outcomes(self, state: GameState, asker: str, hits: Sequence[Hit]) -> dict[int, bool]:
         if asker == self.owner:

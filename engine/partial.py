@@ -14,7 +14,9 @@ begins) resolves the event on its own partial state. Then the two sides exchange
   value of every piece of the owner's that the event touched (taken, hit, stunned, converted,
   nudged, come down), as the owner's engine must store it;
 * ``Shown`` (each -> the other, HQ-10, HQ-16): the sender's pieces the receiver sees now, in
-  full, computed by their owner against the receiver's disclosed detectors (``Detectors``);
+  full, computed by their owner against the receiver's detection zones (``Detectors``, the
+  squares its detectors reach and its lock targets; over the network tested by PSI,
+  ``net.hidden_psi``);
 * nothing else: a side's hidden pieces never leave it unless an answer or a reveal opens them.
 
 ``Side`` is one laptop's engine state; ``play`` drives one action through both sides. The
@@ -32,7 +34,6 @@ import msgpack
 
 from .actions import GROUND, Action, EndTurn, Move
 from .asking import Answer, AskingAnswerer, NeedAnswer, Question, owner_answer
-from .board import has_ability
 from .descs import resolve_all
 from .errors import RuleError
 from .openings import Opening, drop_piece, ground_aids, opening, put_opening
@@ -40,14 +41,15 @@ from .questions import answering
 from .rules import apply_action, begin_turn, end_phase
 from .state import GameState, Piece, Projectile, TurnState, enemy, to_dict
 from .view import PlayerView
-from .visibility import hidden_from, source_side
+from .visibility import (Zones, detection_zones, hidden_from, hidden_in_zones, source_side,
+                         stealthy, submerged)
 
 #: serials and article ids ``partial_from_view`` gives the seen enemy pieces and all articles
 PAWNS = frozenset({"RP", "FP", "SP", "CP", "SOP", "XP", "SHP"})
 SEEN_SID, ART_ID = 5001, 50001
 
 __all__ = ["partial_state", "partial_from_view", "known_key", "known_diff", "enemy_hidden_held",
-           "public_hash", "Opening", "Consequences", "Shown", "Detectors", "Question", "Answer",
+           "public_hash", "Opening", "Consequences", "Shown", "Detectors", "Zones", "Question", "Answer",
            "owner_answer", "Resolved", "Side", "without_locks_on", "play", "HQ_OF"]
 
 #: fields of ``to_dict`` left out of ``known_key``: the history, the current turn's record and
@@ -257,14 +259,13 @@ class Consequences:
     fresh_turn: bool                     # a start phase: hit counters reset (RUL-7)
 
 
-@dataclass(frozen=True)
-class Detectors:
-    """HQ-10 "Asker discloses T" (and RUL-19 locks): the pieces of a side that can detect enemy
-    pieces (Torpedo Launcher or Anti-Stealth holders, hidden ones included), and the locks its
-    sources hold. The receiver uses them only to say which of its own pieces the sender sees."""
-
-    pieces: tuple[Piece, ...]
-    locks: tuple[tuple[tuple[str, int], int], ...]
+#: HQ-10 (and RUL-19 locks), docs/hidden.md G-3: what a side tells the other so that the other
+#: can say which of its own pieces the sender sees: ``Zones`` (the squares within range of its
+#: Torpedo Launcher holders, those within range of its Anti-Stealth holders when
+#: ``stealth_range_detection`` is on, and the serials its sources lock), never the detectors
+#: themselves. Over the network the zones do not travel either: ``net.hidden_psi`` tests the
+#: owner's squares against them by private set intersection.
+Detectors = Zones
 
 
 @dataclass(frozen=True)
@@ -456,28 +457,38 @@ class Side:
 
     # -- visibility exchange
     def detectors(self) -> Detectors:
-        """HQ-10 T: my Torpedo Launcher and Anti-Stealth holders, and my sources' locks."""
-        s = self.state
-        mine = tuple(p for _, p in sorted(s.pieces.items()) if p.side == self.side
-                     and (has_ability(s, p, "TL") or has_ability(s, p, "ASH")))
-        locks = tuple((k, t) for k, t in sorted(s.locks.items())
-                      if source_side(s, k) == self.side)
-        return Detectors(mine, locks)
+        """HQ-10 T, as zones: the squares my Torpedo Launcher holders reach, those my
+        Anti-Stealth holders reach (with ``stealth_range_detection``), my sources' lock targets
+        (``visibility.detection_zones``; docs/hidden.md G-3)."""
+        return detection_zones(self.state, self.side)
 
     def shown_to(self, det: Detectors) -> Shown:
-        """HQ-10, HQ-16: which of my pieces the holder of ``det`` sees now, opened in full."""
+        """HQ-10, HQ-16: which of my pieces a viewer with zones ``det`` sees now, opened in
+        full. Only the membership of my own pieces' squares in the zones counts, so ``det``
+        may hold just those squares (what the PSI of ``net.hidden_psi`` finds)."""
         s = self.state
-        probe = GameState(s.options)
-        probe.ply = s.ply
-        probe.art_code = s.art_code
-        mine = {sid: p for sid, p in s.pieces.items() if p.side == self.side}
-        probe.pieces = dict(sorted({**{p.sid: p for p in det.pieces}, **mine}.items()))
-        probe.locks = dict(det.locks)
-        probe.reveals = {sid: n for sid, n in s.reveals.items() if sid in mine}
-        hidden = hidden_from(probe, enemy(self.side))
-        visible = [sid for sid in sorted(mine) if sid not in hidden]
+        mine = [p for _, p in sorted(s.pieces.items()) if p.side == self.side]
+        hidden = hidden_in_zones(s, mine, det)
+        visible = [p.sid for p in mine if p.sid not in hidden]
         self.exposed = frozenset(visible)
         return Shown(tuple(opening(s, sid) for sid in visible))
+
+    def hiding_squares(self) -> dict[str, tuple[tuple[int, int], ...]]:
+        """The squares of my pieces whose visibility depends on the other side's zones, by
+        zone ("U": a hiding reason U; "S": a hiding reason S, only with
+        ``stealth_range_detection``), sorted, without repeats: the PSI asker's cells
+        (``net.hidden_psi``). Pieces revealed now or without a hiding reason are left out:
+        their visibility does not depend on any zone."""
+        s = self.state
+        out: dict[str, set[tuple[int, int]]] = {"U": set(), "S": set()}
+        for p in s.pieces.values():
+            if p.side != self.side or s.reveals.get(p.sid, 0) >= s.ply:
+                continue
+            if submerged(s, p):
+                out["U"].add(p.square)
+            if stealthy(s, p) and s.options.stealth_range_detection:
+                out["S"].add(p.square)
+        return {k: tuple(sorted(v)) for k, v in out.items()}
 
     def accept(self, shown: Shown) -> None:
         """Replace the enemy pieces held by the ones the other side shows (HQ-16)."""
@@ -544,7 +555,7 @@ def _over_opened(answerer: AskingAnswerer, owner_before: GameState, owner: Side,
 def without_locks_on(det: Detectors, gone: frozenset[int]) -> Detectors:
     """The ``Detectors`` once the locks on ``gone`` pieces ended (RUL-19): what the owner's
     detectors are after step 4, computed by the resolver in step 3."""
-    return Detectors(det.pieces, tuple((k, t) for k, t in det.locks if t not in gone))
+    return replace(det, locked=det.locked - frozenset(gone))
 
 
 def public_hash(state: GameState) -> str:

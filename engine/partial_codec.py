@@ -139,14 +139,29 @@ def load_opening(data: Any) -> Opening:
 
 
 def dump_detectors(det: Any) -> list[Any]:
-    return [[dump_piece(p) for p in det.pieces], [[k[0], k[1], t] for k, t in det.locks]]
+    """``Detectors`` (``visibility.Zones``): [zone U squares, zone S squares, locked serials],
+    each sorted."""
+    return [[list(sq) for sq in sorted(det.submerged)], [list(sq) for sq in sorted(det.stealth)],
+            sorted(det.locked)]
+
+
+def _squares(v: Any) -> frozenset[tuple[int, int]]:
+    out = [(_int(r, 1, 10), _int(c, 1, 10)) for r, c in (_list(x, 2) for x in _list(v, 100))]
+    if len(set(out)) != len(out):
+        raise _Bad("a square is listed twice")
+    return frozenset(out)
+
+
+def _zones(d: Any) -> Detectors:
+    u, st, locked = _list(d, 3)
+    serials = [_int(x, 1) for x in _list(locked, 256)]
+    if len(set(serials)) != len(serials):
+        raise _Bad("a locked serial is listed twice")
+    return Detectors(_squares(u), _squares(st), frozenset(serials))
 
 
 def load_detectors(data: Any) -> Any:
-    def build(d: Any) -> Any:
-        pieces, locks = _list(d, 2)
-        return Detectors(tuple(_piece(p) for p in _list(pieces, 128)), _locks(locks))
-    return _checked("detectors", build, data)
+    return _checked("detectors", _zones, data)
 
 
 def dump_shown(shown: Any) -> list[Any]:
@@ -206,11 +221,13 @@ def dump_question(q: Question) -> list[Any]:
     elif q.kind == "routes":
         args = [[[list(c) for c in r] for r in a[0]]]
     elif q.kind == "lock":
-        square, asker, det, locks, held, reveals = a
-        args = [list(square), asker, [dump_piece(p) for p in det], [[k[0], k[1], t] for k, t in locks],
-                [dump_piece(p) for p in held], [list(x) for x in reveals]]
+        square, asker, zones, held, reveals = a
+        args = [list(square), asker, dump_detectors(zones), [dump_piece(p) for p in held],
+                [list(x) for x in reveals]]
     elif q.kind == "homing":
         args = [_dump_proj(a[0])]
+    elif q.kind == "lock_in":
+        args = [list(a[0]), sorted(a[1])]
     elif q.kind == "land":
         members, occupants, shift = a
         args = [[dump_piece(p) for p in members], [dump_piece(p) for p in occupants], list(shift)]
@@ -230,15 +247,17 @@ def _question(d: Any) -> Question:
         (routes,) = args
         built = (tuple(_cells(r) for r in _list(routes, 64)),)
     elif kind == "lock":
-        square, asker, det, locks, held, reveals = args
+        square, asker, zones, held, reveals = args
         sq = _list(square, 2)
-        built = ((_int(sq[0], 1, 10), _int(sq[1], 1, 10)), _str(asker, ("B", "W")),
-                 tuple(_piece(p) for p in _list(det, 128)), _locks(locks),
+        built = ((_int(sq[0], 1, 10), _int(sq[1], 1, 10)), _str(asker, ("B", "W")), _zones(zones),
                  tuple(_piece(p) for p in _list(held, 128)),
                  tuple((_int(s, 1), _int(n)) for s, n in (_list(x, 2) for x in _list(reveals, 128))))
     elif kind == "homing":
         (proj,) = args
         built = (_proj(proj),)
+    elif kind == "lock_in":
+        cell, locked = args
+        built = (_cell(cell), tuple(_int(x, 1) for x in _list(locked, 256)))
     else:
         members, occupants, shift = args
         sh = _list(shift, 2)
@@ -265,7 +284,7 @@ def load_answer(data: Any, kind: str) -> Answer:
         ops = tuple(_opening(o) for o in _list(opened, 128))
         if kind in ("routes", "any_on", "land"):
             v: Any = _bool(value)
-        elif kind in ("first", "lock"):
+        elif kind in ("first", "lock", "lock_in"):
             v = None if value is None else _int(value, 0)
         elif kind == "open_on":
             v = tuple(_int(s, 1) for s in _list(value, 128))

@@ -1,6 +1,9 @@
 """Who sees what: hiding reasons, neutralisers, locks and reveals (RUL-18, RUL-19, RUL-20, RUL-49)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
 from .actions import SUB
 from .board import LEVEL_ORDER, distance
 from .pieces import KINDS
@@ -103,6 +106,74 @@ def hidden_from(state: GameState, viewer: str) -> frozenset[int]:
     result = frozenset(hidden)
     state._cache[key] = result
     return result
+
+
+Square = tuple[int, int]
+#: every square of the board (RUL-8 distances are between squares, whatever the level)
+SQUARES: tuple[Square, ...] = tuple((r, c) for r in range(1, 11) for c in range(1, 11))
+
+
+@dataclass(frozen=True)
+class Zones:
+    """What ``hidden_from`` needs of a viewer to judge the other side's pieces (RUL-18,
+    RUL-19; HQ-10): the squares within ``submerged_detect_range`` of its Torpedo Launcher
+    holders (``submerged``, neutralises hiding reason U), the squares within
+    ``stealth_detect_range`` of its Anti-Stealth holders when ``stealth_range_detection`` is on
+    (``stealth``, neutralises S; empty when off) and the serials its sources lock (``locked``,
+    neutralises S). Nothing of which piece, what type, or how many detectors."""
+
+    submerged: frozenset[Square]
+    stealth: frozenset[Square]
+    locked: frozenset[int]
+
+
+def _zone(centres: Iterable[Square], r: int) -> frozenset[Square]:
+    cs = list(centres)
+    if not cs:
+        return frozenset()
+    return frozenset(sq for sq in SQUARES if any(distance(c, sq) <= r for c in cs))
+
+
+def detection_zones(state: GameState, viewer: str) -> Zones:
+    """The ``Zones`` of ``viewer``'s pieces in ``state`` (its own pieces must all be there)."""
+    opts = state.options
+    mine = [p for p in state.pieces.values() if p.side == viewer]
+    u = _zone((p.square for p in mine if has_ability(state, p, "TL")), opts.submerged_detect_range)
+    s = _zone((p.square for p in mine if has_ability(state, p, "ASH")), opts.stealth_detect_range) \
+        if opts.stealth_range_detection else frozenset()
+    return Zones(u, s, frozenset(_locked_targets(state, viewer)))
+
+
+def hidden_in_zones(state: GameState, pieces: Iterable[Piece], zones: Zones,
+                    reveals: Mapping[int, int] | None = None) -> frozenset[int]:
+    """Sids of ``pieces`` (one side's) that a viewer with ``zones`` cannot see now: the same
+    judgement as ``hidden_from`` (RUL-18), with the detector ranges given as squares.
+    ``reveals`` defaults to ``state.reveals``; ``state`` gives the options, ply and articles."""
+    opts = state.options
+    rev = state.reveals if reveals is None else reveals
+    hidden = set()
+    for p in pieces:
+        s_reason = stealthy(state, p)
+        u_reason = submerged(state, p)
+        if not s_reason and not u_reason:
+            continue
+        revealed = rev.get(p.sid, 0) >= state.ply
+        s_neutral = revealed or p.sid in zones.locked or p.square in zones.stealth
+        u_neutral = revealed or p.square in zones.submerged
+        if s_reason and u_reason:
+            visible = u_neutral if opts.detection_dominance == "submerge" else s_neutral
+        elif s_reason:
+            visible = s_neutral
+        else:
+            visible = u_neutral
+        if not visible:
+            hidden.add(p.sid)
+    return frozenset(hidden)
+
+
+def hiding_reasons(state: GameState, p: Piece) -> str:
+    """"U", "S", "SU" or "": the hiding reasons a piece has now (RUL-18), before neutralisers."""
+    return ("S" if stealthy(state, p) else "") + ("U" if submerged(state, p) else "")
 
 
 def lock_candidates(state: GameState, side: str, square: tuple[int, int]) -> list[int]:

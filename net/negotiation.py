@@ -26,6 +26,10 @@ GOV_FIELDS = ("gov_white", "gov_black")
 # the hash (and game id) of a game that does not use them is what it was before they existed.
 NET_OPTIONS: dict[str, tuple[int, int, int]] = {
     "move_time_limit": (0, 0, 86400),   # seconds for each action of the side to move; 0 = no limit
+    # 1: the questions that would disclose the asker's hidden pieces and the detection zones go
+    # through private set intersection (net.hidden_play_psi, issue 8 item 4); 0: in clear (cheaper,
+    # leaks HQ-1/HQ-2/HQ-10/HQ-11/HQ-12 as docs/protocol.md's leak table says; for bulk tests)
+    "hidden_psi": (1, 0, 1),
 }
 
 
@@ -39,7 +43,8 @@ def check_net_option(name: str, value: Any) -> None:
     """:raises ValueError: naming the option and its range."""
     _, lo, hi = NET_OPTIONS[name]
     if not (isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi):
-        raise ValueError(f"option {name} must be an integer from {lo} to {hi} (seconds; 0 = none), got {value!r}")
+        unit = " (seconds; 0 = none)" if name == "move_time_limit" else ""
+        raise ValueError(f"option {name} must be an integer from {lo} to {hi}{unit}, got {value!r}")
 
 
 class SetupState(enum.Enum):
@@ -107,7 +112,9 @@ class Setup:
     def finish(self) -> Send:
         """Finish setup, signing the hash of the options as they stand."""
         self._require(self.ready(), "cannot finish yet (colours, governments or requests pending)")
-        return Send(Finish(self.options_hash()))
+        # the secret behind every salt of our hidden-play commitments (issue 8): logged, never sent
+        # until the audit; each finish brings a fresh one, the one of our last finish is used
+        return Send(Finish(self.options_hash()), secrets={"hidden_seed": fresh()})
 
     # ---- queries ----
 
@@ -236,7 +243,7 @@ class Setup:
             return []
         self.state = SetupState.STARTED
         return [Event("started", {"options": self.options(), "net_options": self.net_options(),
-                                  "colours": dict(self.colours or {}),
+                                  "colours": dict(self.colours or {}), "hidden_seed": self._secrets.get("hidden_seed"),
                                   "game_id": game_id(self.chain_id, msg.options_hash)})]
 
     # ---- helpers ----

@@ -80,6 +80,7 @@ class NetConfig:
     new_game: bool = False
     abandon_after: float = 120.0   # seconds a disconnected peer has to come back before we claim; 0 = never
     save_interval: float = 0.5     # at most one autosave written per this many seconds (0 = every turn)
+    audit_seconds: int | None = None   # the audit's time limit to open (None: net.hidden_play.AUDIT_SECONDS)
     # per game: (what the peer's clock is running for, when it started); kept across reconnections
     clock_marks: dict[bytes, tuple[Any, float]] = field(default_factory=dict, repr=False)
 
@@ -442,7 +443,7 @@ class GameConnection:
     async def _replay_and_resend(self, peer: Hello) -> None:
         header = self.header
         assert header is not None  # set by _hello
-        self.match = Match(self.cfg.engine, header.chain_id, self.role)
+        self.match = Match(self.cfg.engine, header.chain_id, self.role, self.cfg.audit_seconds)
         self.driver.on_event(Event("link-up", {"resumed": bool(self._pending_entries), "match": self.match,
                                                "peer": fingerprint(self.peer_pub), "role": self.role}))
         self.writer = ChainWriter(self.cfg.identity, header.chain_id)
@@ -555,6 +556,9 @@ class GameConnection:
                 raise WalError(f"our {msg.TAG!r} message was lost with the secret behind its commitment "
                                "(the damaged part of the log); start with --new-game")
             return True
+        fits = getattr(play, "own_command_fits", None)
+        if fits is not None and fits(msg):   # hidden play: our action's first message
+            return True
         if isinstance(msg, Action):
             return play.my_move() and msg.index == play.index
         if isinstance(msg, UndoRequest):
@@ -587,7 +591,7 @@ class GameConnection:
         if play is None or limit is None or header is None:
             return await self._recv_or_wake()
         loop = asyncio.get_running_loop()
-        key = (play.index, play.turn, play.peer_actions)
+        key = (play.index, play.turn, play.peer_actions, getattr(play, "auditing", False))
         mark = self.cfg.clock_marks.get(header.chain_id)
         if mark is None or mark[0] != key:
             mark = (key, loop.time())
@@ -596,8 +600,10 @@ class GameConnection:
         if msg is not None or not self._timed_out:
             return msg
         await self._stop_recv()
-        log.warning("%s: the peer did not act within the agreed %d s: claiming the game", self.link.label, limit)
-        await self._issue(play.claim("time", f"no action within the agreed {limit} s"))
+        kind = getattr(play, "clock_kind", "time")
+        what = "open its secrets for the audit" if kind == "audit" else "act"
+        log.warning("%s: the peer did not %s within the agreed %d s: claiming the game", self.link.label, what, limit)
+        await self._issue(play.claim(kind, f"no {'openings' if kind == 'audit' else 'action'} within {limit} s"))
         return None
 
     # ---- the loop's helpers ----
@@ -668,7 +674,7 @@ class GameConnection:
         and saving each of them kept a thread and the disk busy under every action (issue 10
         item 6). The end of the connection writes the due save without waiting."""
         assert self.header is not None and self.match is not None and self.match.play is not None
-        self._save_due = (len(self._packed), self.cfg.engine.state_hash(self.match.play.state_value))
+        self._save_due = (len(self._packed), _hash_of(self.cfg.engine, self.match.play))
         if self._saving is None or self._saving.done():
             if self._saving is not None and self._saving.exception() is not None:
                 log.error("autosave failed: %s", self._saving.exception())
@@ -708,7 +714,7 @@ class GameConnection:
             os.replace(save, final.with_suffix(".save"))
         save.with_suffix(".save.bak").unlink(missing_ok=True)
         play = match.play
-        h = self.cfg.engine.state_hash(play.state_value) if play else None
+        h = _hash_of(self.cfg.engine, play) if play else None
         out = self.cfg.engine.outcome(play.state_value) if play else None
         ending = play.result if play is not None else None
         if ending is not None:   # resignation, agreed draw or a claim (RUL-53, issue 10 item 1)
@@ -757,6 +763,12 @@ class GameConnection:
             pack(["wec-evidence", 1, self.peer_pub, str(exc), frames]))
 
 
+def _hash_of(engine: ModuleType, play: Any) -> str:
+    """The state hash a save or outcome records: after the audit of a hidden game the hash of the
+    whole game's final state (equal on both sides), else the hash of our (partial) state."""
+    return getattr(play, "final_hash", None) or engine.state_hash(play.state_value)
+
+
 def claim_abandoned(cfg: NetConfig, peer_pub: bytes, detail: str) -> Outcome | None:
     """Claim the unfinished game with ``peer_pub``, which left and did not come back in time
     (issue 10 item 1): rebuild it from our log, sign a ``claim{abandoned}``, log it (fsync) and
@@ -769,7 +781,7 @@ def claim_abandoned(cfg: NetConfig, peer_pub: bytes, detail: str) -> Outcome | N
         return None
     if header.me != cfg.identity.public_bytes or header.peer != peer_pub:
         return None
-    match = Match(cfg.engine, header.chain_id, header.role)
+    match = Match(cfg.engine, header.chain_id, header.role, cfg.audit_seconds)
     writer = ChainWriter(cfg.identity, header.chain_id)
     readers = {"out": ChainReader(header.me, header.chain_id), "in": ChainReader(header.peer, header.chain_id)}
     for entry in entries:
@@ -790,7 +802,7 @@ def claim_abandoned(cfg: NetConfig, peer_pub: bytes, detail: str) -> Outcome | N
     finally:
         wal.close()
     match.feed(True, send.message)
-    h = cfg.engine.state_hash(match.play.state_value)
+    h = _hash_of(cfg.engine, match.play)
     write_save(path.with_suffix(".save"), header, entries + [entry], h)
     result = match.play.result
     assert result is not None

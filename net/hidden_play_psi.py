@@ -1,0 +1,311 @@
+"""The PSI exchanges inside hidden play (issue 8 item 4; HQ-1, HQ-2, HQ-10, HQ-11, HQ-12).
+
+``PsiPlay`` is a mixin of ``net.hidden_play.HiddenLockstep``: the machine calls it at a few
+narrow hooks, and it runs the state machines of ``net.hidden_psi`` over signed ``psi`` game
+messages (``net.hidden_wire_psi``). With the network option ``hidden_psi`` on (the default,
+negotiated like every option) an event goes (docs/protocol.md "PSI in play"):
+
+1. R (the resolver) resolves the event; each remote question that ``goes_through_psi`` (the
+   event's actor is hidden from the owner, ``use_psi``; a lock search always) is a
+   ``QuestionAsker``: ``psi`` {psi-ask, psi-query}, then {psi-step} per ``psi-step-reply`` the
+   owner's ``QuestionResponder`` returns; a follow-up the PSI calls for (``open_on`` of the cells
+   found, ``lock_in`` of the lock's cell) is a plain ``hidden-query``. The other questions are
+   plain as before. ``event`` carries R's lock targets only (empty zones).
+2. O (the owner) receives the consequences, then asks the zone test (``ZoneAsker``: ``psi``
+   {psi-query}); R answers from its zones (``ZoneResponder``: {psi-reply}); O's ``Shown`` is
+   what the squares found make it show. ``ack`` carries O's lock targets only.
+3. R asks the mirrored zone test, O answers; R's ``Shown`` follows in ``shown``.
+
+Every blinding scalar and padding seed is derived from the side's per-game salt secret
+(``psi_secret``), so a machine rebuilt from its log after a crash sends the same bytes, and the
+audit's honest re-run of the peer (``net.hidden_audit``, with the secret the peer opens)
+reproduces every PSI message the peer signed, byte for byte: a responder that left a piece out
+of its set, an asker that probed other cells or used another scalar, is named there. With the
+option off (``hidden_psi`` 0) the zones and cells travel in clear as before (bulk tests).
+"""
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.partial import Zones
+from net import hidden_engine as he
+from net import hidden_psi as hp
+from net.errors import ProtocolError
+from net.hidden_messages import PsiQuery, PsiReply, PsiStep, PsiStepReply
+from net.hidden_wire import HiddenQuery
+from net.hidden_wire_psi import ZONE_N, HiddenPsi, psi_envelope, psi_messages
+from net.outputs import Output, Send
+
+QID_EV = 1024            # qid = event * QID_EV + question number (ZONE_N: the zone test)
+
+
+def psi_secret(seed: bytes, game_id: bytes, asker: str, qid: int, role: str) -> tuple[bytes, bytes]:
+    """(blinding scalar, padding seed) of one side in exchange ``qid`` asked by ``asker``: a PRF
+    of the side's per-game salt secret (revealed only at the audit)."""
+    k = hmac.digest(seed, b"wec/psi-secret/v1\x00" + game_id + asker.encode() + role.encode()
+                    + qid.to_bytes(8, "big"), "sha512")
+    return k[:32], k[32:]
+
+
+@dataclass
+class PsiEv:
+    """The PSI state of one event on one side."""
+
+    qa: Any = None               # resolver: the question exchange in progress
+    follow: Any = None           # resolver: the exchange whose plain follow-up is asked
+    qr: Any = None               # owner: the question exchange being answered
+    follow_n: int | None = None  # owner: the question whose plain follow-up may come
+    za: Any = None               # our zone test (as owner after the event; as resolver after the ack)
+    locked: frozenset[int] = frozenset()   # the lock targets our zone test's Detectors take
+    zone_answered: bool = False  # we answered the peer's zone test of this event
+    acked: bool = False          # owner: our ack is sent / resolver: the peer's ack came
+    shown: Any = None            # resolver: the owner's Shown, accepted after our zone test
+    gone: frozenset[int] = frozenset()
+    exchanges: list[str] = field(default_factory=list)
+
+
+class PsiPlay:
+    """Mixin of ``HiddenLockstep`` (see the module doc). Expects the machine's ``seed``,
+    ``game_id``, ``me``, ``them``, ``side``, ``ev``, ``cur``, ``peer_root``, ``stats``,
+    ``_stamp``, ``_peer_stamp``, ``_step``, ``_owner_event``, ``_owner_ack``, ``_resolver_shown``,
+    ``_after_own_event``."""
+
+    psi_on: bool = True
+    #: (asker, qid) -> (PsiContext, this side's cells) of every exchange this side took part in
+    #: (instrumentation for the leak tests: what must never appear in clear in its messages)
+    psi_cells: dict[tuple[str, int], tuple[Any, tuple[Any, ...]]]
+
+    def _psi_init(self, psi: bool) -> None:
+        self.psi_on = bool(psi)
+        self.psi_cells = {}
+        self.psi_kinds: dict[str, int] = {}   # PSI questions asked by kind (first, lock...)
+        for k in ("psi_questions", "psi_follow_ups", "zone_tests", "psi_messages"):
+            self.stats[k] = 0   # type: ignore[attr-defined]
+
+    def _pe(self, cur: Any) -> PsiEv:
+        if cur.psi is None:
+            cur.psi = PsiEv()
+        return cur.psi
+
+    def _secret(self, asker: str, qid: int, role: str) -> tuple[bytes, bytes]:
+        return psi_secret(self.seed, self.game_id, asker, qid, role)   # type: ignore[attr-defined]
+
+    def _peer_root_bytes(self) -> bytes:
+        pr = self.peer_root                                            # type: ignore[attr-defined]
+        return pr[1] if pr is not None else bytes(32)
+
+    def _env(self, n: int, msgs: list[Any], seal: bytes | None = None, stamp: Any = None) -> HiddenPsi:
+        self.stats["psi_messages"] += 1                                # type: ignore[attr-defined]
+        return psi_envelope(self.ev, n, seal, msgs, stamp or self._stamp())  # type: ignore[attr-defined]
+
+    def _keep(self, asker: str, x: Any) -> None:
+        self.psi_cells[(asker, x.rec.ctx.qid)] = (x.rec.ctx, x.cells)
+
+    # ---- hooks the machine calls ----
+
+    def _psi_disclosed(self, det: Zones) -> Zones:
+        """The ``Detectors`` an ``event`` or ``ack`` carries: with PSI only the lock targets."""
+        return Zones(frozenset(), frozenset(), det.locked) if self.psi_on else det
+
+    def _psi_question(self, cur: Any, q: Any, sealed: bytes | None) -> HiddenPsi | None:
+        """Resolver: question ``q`` (number ``len(cur.answers)``) through PSI, or None (plain)."""
+        if not self.psi_on or not hp.goes_through_psi(q, hp.use_psi(self.side, cur.action)):  # type: ignore[attr-defined]
+            return None
+        n = len(cur.answers)
+        if n >= ZONE_N:
+            raise ProtocolError(f"an event asks more than {ZONE_N} questions")
+        rn, root, phash = self._stamp()                                # type: ignore[attr-defined]
+        qa = hp.QuestionAsker(self.game_id, self.ev * QID_EV + n, self.me, self.side.state, q,  # type: ignore[attr-defined]
+                              root, self._peer_root_bytes(), self._secret(self.me, self.ev * QID_EV + n, "asker"))  # type: ignore[attr-defined]
+        pe = self._pe(cur)
+        pe.qa, pe.follow = qa, None
+        self.psi_kinds[q.kind] = self.psi_kinds.get(q.kind, 0) + 1
+        self._keep(self.me, qa)                                        # type: ignore[attr-defined]
+        return self._env(n, qa.start(), sealed, (rn, root, phash))
+
+    def _psi_complete(self, cur: Any, answer: Any) -> Any:
+        """Resolver: the answer of a plain follow-up turned into the PSI question's answer."""
+        pe = cur.psi
+        if pe is None or pe.follow is None:
+            return answer
+        qa, pe.follow = pe.follow, None
+        return qa.complete(answer)
+
+    def _psi_follow_up(self, cur: Any, n: int) -> bool:
+        """Owner: whether ``hidden-query`` ``n`` is the plain follow-up of PSI question ``n``."""
+        pe = cur.psi
+        if pe is None or pe.follow_n != n or pe.qr is not None:
+            return False
+        pe.follow_n = None
+        return True
+
+    def _psi_owner_show(self, cur: Any, det_r: Zones) -> list[Output] | None:
+        """Owner, after ``receive``: start our zone test (None: PSI off, ack at once)."""
+        if not self.psi_on:
+            return None
+        if det_r.submerged or det_r.stealth:
+            raise ProtocolError("HQ-10: with PSI the resolver's zones never travel in clear (its event names squares)")
+        pe = self._pe(cur)
+        pe.locked = det_r.locked
+        return [Send(self._zone_ask(pe))]
+
+    def _psi_resolver_show(self, cur: Any, shown_o: Any, gone: frozenset[int], det_o: Zones) -> list[Output] | None:
+        """Resolver, on the ack: start our zone test (None: PSI off, ``shown`` at once)."""
+        if not self.psi_on:
+            return None
+        if det_o.submerged or det_o.stealth:
+            raise ProtocolError("HQ-10: with PSI the owner's zones never travel in clear (its ack names squares)")
+        pe = self._pe(cur)
+        pe.acked, pe.shown, pe.gone, pe.locked = True, shown_o, gone, det_o.locked
+        return [Send(self._zone_ask(pe))]
+
+    def _zone_ask(self, pe: PsiEv) -> HiddenPsi:
+        rn, root, phash = self._stamp()                                # type: ignore[attr-defined]
+        qid = self.ev * QID_EV + ZONE_N                                # type: ignore[attr-defined]
+        za = self._zone_asker(qid, root)
+        pe.za = za
+        self._keep(self.me, za)                                        # type: ignore[attr-defined]
+        self.stats["zone_tests"] += 1                                  # type: ignore[attr-defined]
+        return self._env(ZONE_N, za.start(), None, (rn, root, phash))
+
+    # ---- the PSI parties (a test build of a lying peer overrides them) ----
+
+    def _zone_asker(self, qid: int, root: bytes) -> hp.ZoneAsker:
+        return hp.ZoneAsker(self.game_id, qid, self.side, root, self._peer_root_bytes(),   # type: ignore[attr-defined]
+                            self._secret(self.me, qid, "asker"))                           # type: ignore[attr-defined]
+
+    def _zone_responder(self, qid: int, root: bytes) -> hp.ZoneResponder:
+        return hp.ZoneResponder(self.game_id, qid, self.side, self.them, root,            # type: ignore[attr-defined]
+                                self._secret(self.them, qid, "responder"))                 # type: ignore[attr-defined]
+
+    def _question_responder(self, ask: Any, qid: int, root: bytes) -> hp.QuestionResponder:
+        return hp.QuestionResponder(self.game_id, self.them, self.side.state, self.me, ask, root,  # type: ignore[attr-defined]
+                                    self._secret(self.them, qid, "responder"))              # type: ignore[attr-defined]
+
+    # ---- the peer's psi messages ----
+
+    def _peer_psi(self, msg: HiddenPsi, _s: Any) -> list[Output]:
+        inner = psi_messages(msg)
+        cur = self.cur                                                 # type: ignore[attr-defined]
+        if cur is not None and cur.role == "resolver" and msg.ev == self.ev:   # type: ignore[attr-defined]
+            return self._resolver_psi(cur, msg, inner)
+        cur = self._owner_event(msg.ev)                                # type: ignore[attr-defined]
+        return self._owner_psi(cur, msg, inner)
+
+    def _check_phash(self, msg: HiddenPsi) -> None:
+        if msg.phash != he.public_hash(self.side.state):               # type: ignore[attr-defined]
+            raise ProtocolError("the peer's public state differs from ours (public hash) in a PSI step")
+
+    def _resolver_psi(self, cur: Any, msg: HiddenPsi, inner: list[Any]) -> list[Output]:
+        pe = self._pe(cur)
+        if msg.n == ZONE_N:
+            if cur.res is None:
+                raise ProtocolError("a zone test before our event")
+            if not pe.acked:      # the owner's zone test of our event: we answer from our zones
+                self._peer_stamp(msg, change=True)                     # type: ignore[attr-defined]
+                self._check_phash(msg)
+                return [Send(self._zone_answer(pe, inner))]
+            self._peer_stamp(msg, change=False)                        # type: ignore[attr-defined]
+            self._check_phash(msg)
+            det = self._zone_done(pe, inner)
+            shown_o, gone = pe.shown, pe.gone
+            return self._resolver_shown(cur, shown_o, gone, det)        # type: ignore[attr-defined]
+        qa = pe.qa
+        if qa is None or msg.n != len(cur.answers) or len(inner) != 1 or not isinstance(inner[0], (PsiReply, PsiStepReply)):
+            raise ProtocolError(f"psi message for question {msg.n} of event {msg.ev} out of place")
+        self._peer_stamp(msg, change=False)                            # type: ignore[attr-defined]
+        self._check_phash(msg)
+        if isinstance(inner[0], PsiReply):
+            if self.peer_root is not None and inner[0].root != self.peer_root[1]:   # type: ignore[attr-defined]
+                raise ProtocolError(f"psi-reply {inner[0].qid} is not bound to the owner's root of its message")
+            qa.psi.peer_root = msg.root
+        out = qa.on_message(inner[0])
+        if not qa.done:
+            return [Send(self._env(msg.n, out))]
+        pe.qa = None
+        self.stats["psi_questions"] += 1                               # type: ignore[attr-defined]
+        if qa.follow_up is not None:
+            pe.follow = qa
+            cur.question = qa.follow_up
+            self.stats["psi_follow_ups"] += 1                          # type: ignore[attr-defined]
+            self.stats["questions"] += 1                               # type: ignore[attr-defined]
+            return [Send(HiddenQuery(self.ev, msg.n, he.dump_question(qa.follow_up), None, *self._stamp()))]  # type: ignore[attr-defined]
+        cur.answers.append(qa.answer)
+        self.stats["answers"] += 1                                     # type: ignore[attr-defined]
+        return self._next_step(cur)
+
+    def _next_step(self, cur: Any) -> list[Output]:
+        from net.hidden_wire import HiddenEvent
+        out = self._step(cur)                                          # type: ignore[attr-defined]
+        if isinstance(out, HiddenEvent):
+            self._after_own_event(cur, out)                            # type: ignore[attr-defined]
+        else:
+            self.stats["questions"] += 1                               # type: ignore[attr-defined]
+        return [Send(out)]
+
+    def _owner_psi(self, cur: Any, msg: HiddenPsi, inner: list[Any]) -> list[Output]:
+        pe = self._pe(cur)
+        first = inner[0]
+        if msg.n == ZONE_N:
+            if isinstance(first, PsiReply) and pe.za is not None and not pe.acked and len(inner) == 1:
+                self._peer_stamp(msg, change=False)                    # type: ignore[attr-defined]
+                self._check_phash(msg)
+                det = self._zone_done(pe, inner)
+                pe.acked = True
+                return self._owner_ack(cur, det)                       # type: ignore[attr-defined]
+            if isinstance(first, PsiQuery) and pe.acked:   # the resolver's zone test after our ack
+                self._peer_stamp(msg, change=False)                    # type: ignore[attr-defined]
+                self._check_phash(msg)
+                return [Send(self._zone_answer(pe, inner))]
+            raise ProtocolError(f"zone-test message of event {msg.ev} out of place")
+        if isinstance(first, hp.PsiAsk):
+            if msg.n != cur.asked or pe.qr is not None or len(inner) != 2:
+                raise ProtocolError(f"psi-ask for question {msg.n} of event {msg.ev}, expected {cur.asked}")
+            ask = first
+            qid = self.ev * QID_EV + msg.n                              # type: ignore[attr-defined]
+            if ask.qid != qid:
+                raise ProtocolError(f"psi-ask numbered {ask.qid}, question {msg.n} of event {msg.ev} is {qid}")
+            self._peer_stamp(msg, change=cur.asked == 0)               # type: ignore[attr-defined]
+            self._check_phash(msg)
+            rn, root, phash = self._stamp()                            # type: ignore[attr-defined]
+            qr = self._question_responder(ask, qid, root)
+            self._keep(self.them, qr)                                  # type: ignore[attr-defined]
+            cur.asked += 1
+            pe.qr, pe.follow_n = qr, msg.n
+            out = qr.on_message(inner[1])
+        elif isinstance(first, PsiStep) and len(inner) == 1:
+            if pe.qr is None or msg.n != pe.follow_n:
+                raise ProtocolError(f"psi-step for question {msg.n} of event {msg.ev} out of place")
+            self._peer_stamp(msg, change=False)                        # type: ignore[attr-defined]
+            self._check_phash(msg)
+            rn, root, phash = self._stamp()                            # type: ignore[attr-defined]
+            out = pe.qr.on_message(first)
+        else:
+            raise ProtocolError(f"psi message {first.TAG!r} for question {msg.n} of event {msg.ev} out of place")
+        if pe.qr.done:
+            pe.qr = None
+        return [Send(self._env(msg.n, out, None, (rn, root, phash)))]
+
+    def _zone_answer(self, pe: PsiEv, inner: list[Any]) -> HiddenPsi:
+        q = inner[0]
+        qid = self.ev * QID_EV + ZONE_N                                # type: ignore[attr-defined]
+        if pe.zone_answered or len(inner) != 1 or not isinstance(q, PsiQuery) or q.qid != qid or q.hq != hp.ZONE_HQ:
+            raise ProtocolError(f"the peer's zone test of event {self.ev} is out of place or misnumbered")  # type: ignore[attr-defined]
+        pe.zone_answered = True
+        rn, root, phash = self._stamp()                                # type: ignore[attr-defined]
+        zr = self._zone_responder(qid, root)
+        self._keep(self.them, zr)                                      # type: ignore[attr-defined]
+        return self._env(ZONE_N, zr.on_message(q), None, (rn, root, phash))
+
+    def _zone_done(self, pe: PsiEv, inner: list[Any]) -> Zones:
+        za = pe.za
+        if za is None or len(inner) != 1 or not isinstance(inner[0], PsiReply):
+            raise ProtocolError("a zone-test reply out of place")
+        za.psi.peer_root = self._peer_root_bytes()
+        za.on_message(inner[0])
+        if not za.done:
+            raise ProtocolError("the zone test did not end with its reply")
+        pe.za = None
+        return za.detectors(pe.locked)
