@@ -14,6 +14,7 @@ from net.errors import EquivocationError, IntegrityError, ProtocolError
 from net.frames import pack, unpack_strict
 from net.identity import Identity
 from net.keys import check_public_key, verify
+import net.hidden_wire  # noqa: F401  (registers the hidden-play game messages)
 from net.messages import GAME, PROTOCOL_VERSION, Message, Signed, decode_fields, encode_fields
 
 SIG_CONTEXT = b"wec/msg/v1\x00"

@@ -8,7 +8,8 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from net.lockstep import Lockstep, PlayState
+from net.hidden_play import HiddenLockstep
+from net.lockstep import PlayState
 from net.messages import Message
 from net.negotiation import Setup, SetupState
 from net.outputs import Event, Output, Stop
@@ -17,10 +18,11 @@ from net.outputs import Event, Output, Stop
 class Match:
     """Setup, then play, for one side (``role`` "host" or "guest")."""
 
-    def __init__(self, engine: ModuleType, chain_id: bytes, role: str) -> None:
+    def __init__(self, engine: ModuleType, chain_id: bytes, role: str, audit_seconds: int | None = None) -> None:
         self.engine, self.chain_id, self.role = engine, chain_id, role
+        self.audit_seconds = audit_seconds   # the audit's time limit (None: the product's)
         self.setup = Setup(engine, chain_id, role)
-        self.play: Lockstep | None = None
+        self.play: HiddenLockstep | None = None
         self.game_id: bytes | None = None
         self.stopped: str | None = None
         self.peer_fed = 0   # the peer's game messages fed (a claim names how many it rests on)
@@ -53,8 +55,16 @@ class Match:
         for out in outs:
             if isinstance(out, Event) and out.kind == "started":
                 self.game_id = out.data["game_id"]
-                self.play = Lockstep(self.engine, out.data["options"], out.data["colours"][self.role], self.game_id,
-                                     move_time_limit=out.data.get("net_options", {}).get("move_time_limit", 0))
+                seed = out.data.get("hidden_seed")
+                if seed is None:   # a game set up before hidden play (no secret in our finish)
+                    self.stopped = ("this game was set up without the secret behind hidden-play commitments "
+                                    "(docs/rulings.md HN-1); start a new game")
+                    return outs + [Stop(self.stopped)]
+                kw = {} if self.audit_seconds is None else {"audit_seconds": self.audit_seconds}
+                # HN-1: every network game runs hidden play (each side holds only what it may know)
+                self.play = HiddenLockstep(self.engine, out.data["options"], out.data["colours"][self.role],
+                                           self.game_id, move_time_limit=out.data.get("net_options", {}).get(
+                                               "move_time_limit", 0), seed=seed, **kw)
                 self.play.peer_seen = self.peer_fed
             elif isinstance(out, Stop) and self.stopped is None:
                 self.stopped = out.reason

@@ -64,7 +64,7 @@ _HEX64: Check = lambda v: isinstance(v, str) and len(v) == 64 and all(c in "0123
 
 LINK: dict[str, type["Message"]] = {}
 GAME: dict[str, type["Message"]] = {}
-RESERVED_GAME_TAGS = frozenset({"hidden-query", "hidden-answer", "commit-open", "audit"})
+RESERVED_GAME_TAGS = frozenset({"commit-open", "audit"})
 
 
 class Message:
@@ -300,7 +300,7 @@ class DesyncReport(Message):
 
 # ---- endings (issue 10 item 1, RUL-53) ------------------------------------------------------
 
-CLAIM_KINDS = ("abandoned", "time", "refused-actions")
+CLAIM_KINDS = ("abandoned", "time", "refused-actions", "audit")
 
 
 @game("resign", turn=_int(), index=_int())

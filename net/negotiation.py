@@ -107,7 +107,9 @@ class Setup:
     def finish(self) -> Send:
         """Finish setup, signing the hash of the options as they stand."""
         self._require(self.ready(), "cannot finish yet (colours, governments or requests pending)")
-        return Send(Finish(self.options_hash()))
+        # the secret behind every salt of our hidden-play commitments (issue 8): logged, never sent
+        # until the audit; each finish brings a fresh one, the one of our last finish is used
+        return Send(Finish(self.options_hash()), secrets={"hidden_seed": fresh()})
 
     # ---- queries ----
 
@@ -236,7 +238,7 @@ class Setup:
             return []
         self.state = SetupState.STARTED
         return [Event("started", {"options": self.options(), "net_options": self.net_options(),
-                                  "colours": dict(self.colours or {}),
+                                  "colours": dict(self.colours or {}), "hidden_seed": self._secrets.get("hidden_seed"),
                                   "game_id": game_id(self.chain_id, msg.options_hash)})]
 
     # ---- helpers ----

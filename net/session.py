@@ -78,6 +78,7 @@ class NetConfig:
     wal_sync: bool = True
     new_game: bool = False
     abandon_after: float = 120.0   # seconds a disconnected peer has to come back before we claim; 0 = never
+    audit_seconds: int | None = None   # the audit's time limit to open (None: net.hidden_play.AUDIT_SECONDS)
     # per game: (what the peer's clock is running for, when it started); kept across reconnections
     clock_marks: dict[bytes, tuple[Any, float]] = field(default_factory=dict, repr=False)
 
@@ -428,7 +429,7 @@ class GameConnection:
     async def _replay_and_resend(self, peer: Hello) -> None:
         header = self.header
         assert header is not None  # set by _hello
-        self.match = Match(self.cfg.engine, header.chain_id, self.role)
+        self.match = Match(self.cfg.engine, header.chain_id, self.role, self.cfg.audit_seconds)
         self.driver.on_event(Event("link-up", {"resumed": bool(self._pending_entries), "match": self.match,
                                                "peer": fingerprint(self.peer_pub), "role": self.role}))
         self.writer = ChainWriter(self.cfg.identity, header.chain_id)
@@ -573,7 +574,7 @@ class GameConnection:
         if play is None or limit is None or header is None:
             return await self._recv_or_wake()
         loop = asyncio.get_running_loop()
-        key = (play.index, play.turn, play.peer_actions)
+        key = (play.index, play.turn, play.peer_actions, getattr(play, "auditing", False))
         mark = self.cfg.clock_marks.get(header.chain_id)
         if mark is None or mark[0] != key:
             mark = (key, loop.time())
@@ -582,8 +583,10 @@ class GameConnection:
         if msg is not None or not self._timed_out:
             return msg
         await self._stop_recv()
-        log.warning("%s: the peer did not act within the agreed %d s: claiming the game", self.link.label, limit)
-        await self._issue(play.claim("time", f"no action within the agreed {limit} s"))
+        kind = getattr(play, "clock_kind", "time")
+        what = "open its secrets for the audit" if kind == "audit" else "act"
+        log.warning("%s: the peer did not %s within the agreed %d s: claiming the game", self.link.label, what, limit)
+        await self._issue(play.claim(kind, f"no {'openings' if kind == 'audit' else 'action'} within {limit} s"))
         return None
 
     # ---- the loop's helpers ----
@@ -647,7 +650,7 @@ class GameConnection:
     async def _autosave(self) -> None:
         """Write the save atomically in a worker thread (one at a time, in turn order)."""
         assert self.header is not None and self.match is not None and self.match.play is not None
-        h = self.cfg.engine.state_hash(self.match.play.state_value)
+        h = _hash_of(self.cfg.engine, self.match.play)
         previous = self._saving
         path = self.cfg.active_wal(self.peer_pub).with_suffix(".save")
         snapshot = list(self._packed)
@@ -675,7 +678,7 @@ class GameConnection:
             os.replace(save, final.with_suffix(".save"))
         save.with_suffix(".save.bak").unlink(missing_ok=True)
         play = match.play
-        h = self.cfg.engine.state_hash(play.state_value) if play else None
+        h = _hash_of(self.cfg.engine, play) if play else None
         out = self.cfg.engine.outcome(play.state_value) if play else None
         ending = play.result if play is not None else None
         if ending is not None:   # resignation, agreed draw or a claim (RUL-53, issue 10 item 1)
@@ -724,6 +727,12 @@ class GameConnection:
             pack(["wec-evidence", 1, self.peer_pub, str(exc), frames]))
 
 
+def _hash_of(engine: ModuleType, play: Any) -> str:
+    """The state hash a save or outcome records: after the audit of a hidden game the hash of the
+    whole game's final state (equal on both sides), else the hash of our (partial) state."""
+    return getattr(play, "final_hash", None) or engine.state_hash(play.state_value)
+
+
 def claim_abandoned(cfg: NetConfig, peer_pub: bytes, detail: str) -> Outcome | None:
     """Claim the unfinished game with ``peer_pub``, which left and did not come back in time
     (issue 10 item 1): rebuild it from our log, sign a ``claim{abandoned}``, log it (fsync) and
@@ -736,7 +745,7 @@ def claim_abandoned(cfg: NetConfig, peer_pub: bytes, detail: str) -> Outcome | N
         return None
     if header.me != cfg.identity.public_bytes or header.peer != peer_pub:
         return None
-    match = Match(cfg.engine, header.chain_id, header.role)
+    match = Match(cfg.engine, header.chain_id, header.role, cfg.audit_seconds)
     writer = ChainWriter(cfg.identity, header.chain_id)
     readers = {"out": ChainReader(header.me, header.chain_id), "in": ChainReader(header.peer, header.chain_id)}
     for entry in entries:
@@ -757,7 +766,7 @@ def claim_abandoned(cfg: NetConfig, peer_pub: bytes, detail: str) -> Outcome | N
     finally:
         wal.close()
     match.feed(True, send.message)
-    h = cfg.engine.state_hash(match.play.state_value)
+    h = _hash_of(cfg.engine, match.play)
     write_save(path.with_suffix(".save"), header, entries + [entry], h)
     result = match.play.result
     assert result is not None

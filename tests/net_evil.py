@@ -90,6 +90,7 @@ class Evil:
             await self.send(s.request(changes).message)
         while s.state.name == "OPEN":
             if s.ready() and "guest" not in s.finished:
-                await self.send(s.finish().message)
+                send = s.finish()
+                await self.send(send.message, send.secrets)
                 continue
             await self.pump()

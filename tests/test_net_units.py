@@ -34,7 +34,7 @@ def test_link_codec_round_trips_exact_bytes() -> None:
 
 def test_reserved_hidden_piece_types_are_refused_in_v1() -> None:
     with pytest.raises(ProtocolError, match="reserved"):
-        decode_fields(["hidden-query", {}], GAME, "game")
+        decode_fields(["commit-open", {}], GAME, "game")
 
 
 @pytest.mark.parametrize("body, what", [

@@ -1,0 +1,608 @@
+"""Hidden play: the lockstep machine of a network game in which each side holds only its own truth.
+
+``HiddenLockstep`` presents ``Lockstep``'s interface to the drivers (``state_value`` is our
+*partial* state, ``my_move``, ``act``, ``index``, ``history``, the endings) but runs the
+two-party protocol of docs/hidden.md and docs/protocol.md "Hidden play" instead of sending
+actions in clear to an omniscient peer. Per event (an action, or a start phase):
+
+1. the resolver (the side acting, or whose turn begins) resolves it on its own partial state,
+   asking the owner of the pieces hidden from it: ``hidden-query`` / ``hidden-answer``; an
+   answer's opened pieces are leaf openings checked at once against the owner's root;
+2. ``event``: the public action's text or a hidden action's commitment, the consequences for
+   the owner and the resolver's detectors;
+3. ``ack``: the owner applied them; its lock targets, the pieces of its the resolver sees now
+   (leaf openings), its detectors;
+4. ``shown``: the lock targets the event took, the resolver's pieces the owner sees now.
+
+Every such message carries the sender's commitment root over its own pieces (salted leaves,
+salts from a per-game secret that only the audit reveals) and its public-state hash, which the
+receiver compares with its own. At the end both sides open their secrets (``audit-open``) and
+each checks the other by re-running an honest machine of it (``net.hidden_audit``).
+
+The machine is deterministic given the messages fed and our own secrets (the salt seed, from
+our ``finish``; each action's text, logged with its first message), so the write-ahead log
+rebuilds it after a crash. Drive two machines in-process with ``net.hidden_pair``.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Callable
+
+from engine.actions import EndTurn
+from engine.partial import Consequences, Detectors, Opening, Shown, Side
+from engine.state import enemy
+from net import hidden_engine as he
+from net.commitments import CommitmentError, Context, SeededSalts, TurnCommitment, commit_action, commit_turn, \
+    verify_leaf
+from net.errors import ProtocolError
+from net.hidden_wire import AuditOpen, HiddenAck, HiddenAnswer, HiddenEvent, HiddenQuery, HiddenShown, leaf, unleaf
+from net.lockstep import Lockstep, PlayState
+from net.messages import Action, ActionResult, Claim, DesyncReport, EndTurn, Message, UndoAnswer, UndoRequest
+from net.outputs import Event, Output, Send, Stop
+
+N_SLOTS = 256            # leaves per root: every serial a game can reach (28 + reinforcements), padded
+AUDIT_SECONDS = 60       # a side that has not opened its secrets this long after the end loses
+SIDE_OF = {"white": "W", "black": "B"}
+
+
+@dataclass
+class Ev:
+    """The event in progress: who resolves it, the action (None: a start phase), the answers."""
+
+    role: str                       # "resolver" (us) or "owner"
+    index: int                      # actions applied before it
+    action: Any = None
+    text: str = ""
+    answers: list[Any] = field(default_factory=list)
+    res: Any = None                 # he.Resolved once resolved (resolver)
+    peer_text: str | None = None    # owner: the public text, or None for a hidden action
+    start: bool = False             # a start phase
+    asked: int = 0                  # questions sent (resolver) / answered (owner)
+
+
+class HiddenLockstep(Lockstep):
+    """One side of a network game over partial states (see the module doc)."""
+
+    def __init__(self, engine: ModuleType, options: Any, colour: str, game_id: bytes, move_time_limit: int = 0,
+                 seed: bytes | None = None, n_slots: int = N_SLOTS, audit_seconds: int = AUDIT_SECONDS) -> None:
+        super().__init__(engine, options, colour, game_id, move_time_limit)
+        if not (isinstance(seed, bytes) and len(seed) == 32):
+            raise ValueError("hidden play needs our 32-byte salt secret (from our finish message)")
+        self.start = self.state_value                    # the agreed omniscient start (public)
+        self.me, self.them = SIDE_OF[colour], enemy(SIDE_OF[colour])
+        self.side = Side.from_omniscient(self.start, self.me)
+        self.state_value = self.side.state
+        self.seed, self.salts, self.n_slots = seed, SeededSalts(seed), n_slots
+        self.audit_seconds = audit_seconds
+        self.ev = 0                                      # events completed
+        self.cur: Ev | None = None
+        self.rn = -1                                     # our last root's number
+        self._tc: TurnCommitment | None = None
+        self._tc_key: Any = None
+        self.peer_root: tuple[int, bytes] | None = None
+        self._peer_may_change = True
+        self.own_hidden: list[tuple[int, str]] = []      # our hidden actions (index, text), for the audit
+        self.peer_hidden: dict[int, bytes] = {}          # the peer's hidden actions' commitments, by index
+        self.transcript: list[tuple[bool, int, Message]] = []   # (own, peer seq or -1, message) in play
+        self.opens: dict[str, AuditOpen] = {}            # "us" / "peer"
+        self.verdict: Any = None
+        self.snapshots: dict[int, Any] = {}
+        self.stats = {"questions": 0, "answers": 0, "opened": 0, "hidden_actions": 0, "peer_hidden": 0}
+        self._cached: tuple[str, Any] | None = None
+        self._mover = self.start.side_to_move          # the side whose turn it is
+        self.ended = False                               # the game is over (the audit follows)
+        self._snap()
+
+    # ---- the interface ----
+
+    def my_move(self) -> bool:
+        return self.cur is None and self.state is PlayState.PLAYING and super().my_move()
+
+    def act(self, text: str, legal: bool = False) -> Send:
+        """Our action: resolved on our partial state (the first question, or the event).
+        :raises RuntimeError: not our move. :raises RuleError / NotationError: illegal."""
+        if not self.my_move():
+            raise RuntimeError("not our move")
+        action = self.engine.parse_action(text)
+        cur = Ev("resolver", self.index, action, text)
+        first = self._step(cur, preview=True)
+        self._cached = (text, (cur, first))
+        return Send(first, secrets={"action": text})
+
+    @property
+    def auditing(self) -> bool:
+        """The game is over and the audit waits for the peer's openings."""
+        return self.ended and self.state is PlayState.AWAIT_RESULT and "peer" not in self.opens
+
+    def peer_clock(self) -> int | None:
+        """The peer's clock: the agreed move time in its turn, the audit's limit after the end."""
+        if self.auditing:
+            return self.audit_seconds
+        if self.cur is not None and self.cur.role == "resolver":
+            return None
+        return super().peer_clock()
+
+    @property
+    def clock_kind(self) -> str:
+        """The claim a run-out peer clock makes: ``audit`` while we wait for its openings."""
+        return "audit" if self.auditing else "time"
+
+    def claim(self, kind: str, detail: str) -> Send:
+        """As ``Lockstep.claim``; after the end, a peer that does not open its secrets (in time, or
+        at all: it left) is claimed against with ``audit`` (issue 8 item 5)."""
+        if self.auditing and kind in ("audit", "abandoned", "time"):
+            return Send(Claim("audit", self.turn, self.index, self.peer_seen, detail[:256]))
+        if kind == "audit":
+            raise RuntimeError("an audit claim needs the game over and the peer's openings missing")
+        return super().claim(kind, detail)
+
+    @property
+    def final_hash(self) -> str | None:
+        """After an audit that passed: the hash of the whole game's final state (the omniscient
+        replay), equal on both sides; else None."""
+        v = self.verdict
+        return self.engine.state_hash(v.omni) if v is not None and v.ok and v.omni is not None else None
+
+    # ---- feeding ----
+
+    def feed(self, own: bool, msg: Message, secrets: dict[str, Any] | None = None) -> list[Output]:
+        if self.state is PlayState.BROKEN:
+            return [] if own else [Stop(f"{msg.TAG!r} after the game stopped")]
+        if self.state is PlayState.FINISHED and (isinstance(msg, AuditOpen) or
+                                                 (isinstance(msg, Claim) and msg.kind == "audit")):
+            return []   # crossed the end of the audit (e.g. openings that came after an audit claim)
+        self.transcript.append((own, -1 if own else self.peer_seen - 1, msg))
+        try:
+            if isinstance(msg, AuditOpen):
+                return self._audit_open(own, msg)
+            if isinstance(msg, Claim) and msg.kind == "audit":
+                return self._audit_claim(own, msg)
+            if isinstance(msg, _OMNISCIENT):
+                raise ProtocolError(f"{msg.TAG!r} belongs to omniscient lockstep, which network games do not "
+                                    "play (docs/rulings.md HN-1): actions travel as hidden-play events")
+            handler = _HIDDEN.get((own, type(msg)))
+            if handler is not None:
+                if self.result is not None or self.state is PlayState.FINISHED:
+                    return [] if own else [Stop(f"{msg.TAG!r} after the game ended")]
+                return handler(self, msg, secrets)
+        except (ProtocolError, ValueError) as exc:
+            return self._evidence(str(exc), own, msg)
+        return super().feed(own, msg, secrets)
+
+    # -- our event
+
+    def _step(self, cur: Ev, preview: bool = False) -> Message:
+        """Resolve ``cur`` with the answers so far: the next question, or (resolved) the event.
+        ``preview``: only compute the message (``act``), change nothing."""
+        res = he.resolve_step(self.side, cur.action, cur.answers)
+        if isinstance(res, he.Question):
+            return HiddenQuery(self.ev, len(cur.answers), he.dump(res), *self._stamp())
+        side = copy.copy(self.side) if preview else self.side
+        if preview:
+            side.state = res.work
+        else:
+            cur.res = res
+            self.side.adopt(res.work)
+            self.state_value = self.side.state
+        c = res.consequences
+        text, commit = "", None
+        if cur.action is not None:
+            if c.action is not None:
+                text = cur.text
+            else:
+                commit, _ = commit_action(Context(self.game_id, self.me, cur.index), cur.index, cur.text, self.salts)
+        stamp = self._stamp(res.work)
+        return HiddenEvent(self.ev, cur.index, text, commit, he.dump(c), he.dump(side.detectors()), *stamp)
+
+    def _own_first(self, msg: Message, secrets: dict[str, Any] | None) -> list[Output]:
+        """Our action's first message (a command; its text is in the secrets), or a message our
+        machine computed itself (nothing to do: it changed our state when it was computed)."""
+        if self.cur is not None or not secrets or "action" not in secrets:
+            return []
+        text = secrets["action"]
+        if not self.my_move():
+            return self._break(f"our logged action {text!r} does not fit the game (not our move)")
+        cached, self._cached = self._cached, None
+        cur = cached[1][0] if cached is not None and cached[0] == text else \
+            Ev("resolver", self.index, self.engine.parse_action(text), text)
+        self.cur = cur
+        self.state = PlayState.AWAIT_RESULT
+        if isinstance(msg, HiddenQuery):
+            self.stats["questions"] += 1
+        if isinstance(msg, HiddenEvent):
+            again = self._step(cur)
+            if again != msg:
+                return self._break("our own logged event differs from what our engine resolves (replay mismatch)")
+            self._after_own_event(cur, msg)
+        return []
+
+    def _after_own_event(self, cur: Ev, msg: HiddenEvent) -> None:
+        if cur.action is not None and msg.commit is not None:
+            self.own_hidden.append((cur.index, cur.text))
+            self.stats["hidden_actions"] += 1
+
+    def _peer_answer(self, msg: HiddenAnswer, _s: Any) -> list[Output]:
+        cur = self._expect("resolver", msg.ev)
+        if msg.n != len(cur.answers):
+            raise ProtocolError(f"answer {msg.n} of event {msg.ev}, expected {len(cur.answers)}")
+        self._peer_stamp(msg, change=False)
+        if msg.phash != he.public_hash(self.side.state):
+            raise ProtocolError("the answerer's public state differs from ours (public hash)")
+        answer = he.load(msg.answer, he.Answer)
+        opened = self._check_leaves(msg.opened, msg.rn, msg.root, self.them)
+        if sorted(opened) != sorted(he.dump_opening(o) for o in he.answer_openings(answer)):
+            raise ProtocolError(f"answer {msg.n} of event {msg.ev} opens pieces its leaf openings do not")
+        cur.answers.append(answer)
+        self.stats["answers"] += 1
+        self.stats["opened"] += len(opened)
+        out = self._step(cur)
+        if isinstance(out, HiddenEvent):
+            self._after_own_event(cur, out)
+        else:
+            self.stats["questions"] += 1
+        return [Send(out)]
+
+    def _peer_ack(self, msg: HiddenAck, _s: Any) -> list[Output]:
+        cur = self._expect("resolver", msg.ev)
+        if cur.res is None:
+            raise ProtocolError(f"ack of event {msg.ev} before our event")
+        self._peer_stamp(msg, change=True)
+        if msg.phash != he.public_hash(self.side.state):
+            raise ProtocolError("after our event the peer's public state differs from ours (public hash)")
+        shown_o = Shown(tuple(he.load_opening(v) for v in
+                              self._check_leaves(msg.shown, msg.rn, msg.root, self.them)))
+        det_o = he.load(msg.det, Detectors)
+        res = cur.res
+        gone = self.side.gone(res.before, res.work, msg.targets)
+        det_o2 = Detectors(det_o.pieces, tuple(lk for lk in det_o.locks if lk[1] not in gone))
+        shown_r = self.side.shown_to(det_o2)
+        self.side.accept(_without_locks_on(shown_o, gone))
+        self.state_value = self.side.state
+        stamp = self._stamp()
+        out = HiddenShown(msg.ev, sorted(gone), self._leaves(shown_r), *stamp)
+        return [Send(out)] + self._event_done(cur, mine=True)
+
+    # -- the peer's event
+
+    def _peer_query(self, msg: HiddenQuery, _s: Any) -> list[Output]:
+        cur = self._owner_event(msg.ev)
+        if msg.n != cur.asked:
+            raise ProtocolError(f"question {msg.n} of event {msg.ev}, expected {cur.asked}")
+        self._peer_stamp(msg, change=cur.asked == 0)
+        if msg.phash != he.public_hash(self.side.state):
+            raise ProtocolError("the resolver's public state differs from ours (public hash)")
+        q = he.load(msg.question, he.Question)
+        answer = he.owner_answer(self.side.state, self.me, q)
+        cur.asked += 1
+        stamp = self._stamp()
+        leaves = [leaf(self._tc.open(op.piece.sid)) for op in he.answer_openings(answer)]  # type: ignore[union-attr]
+        return [Send(HiddenAnswer(msg.ev, msg.n, he.dump(answer), leaves, *stamp))]
+
+    def _peer_event(self, msg: HiddenEvent, _s: Any) -> list[Output]:
+        cur = self._owner_event(msg.ev)
+        if msg.index != self.index:
+            raise ProtocolError(f"event for action {msg.index}, we have applied {self.index}")
+        start = not msg.text and msg.commit is None
+        if start != cur.start:
+            raise ProtocolError("a start phase where an action was due, or an action where the start phase was due")
+        self._peer_stamp(msg, change=True)
+        c = he.load(msg.cons, Consequences)
+        det_r = he.load(msg.det, Detectors)
+        if not start:
+            self.peer_actions += 1
+            if msg.commit is not None:
+                self.peer_hidden[msg.index] = msg.commit
+                self.stats["peer_hidden"] += 1
+            cur.peer_text = msg.text or None
+        self.side.receive(c)
+        self.state_value = self.side.state
+        if msg.phash != he.public_hash(self.side.state):
+            raise ProtocolError("after the peer's event our public state differs from the peer's (public hash)")
+        shown_o = self.side.shown_to(det_r)
+        targets = list(self.side.lock_targets())
+        det_o = self.side.detectors()
+        stamp = self._stamp()
+        out = HiddenAck(msg.ev, targets, self._leaves(shown_o), he.dump(det_o), *stamp)
+        return [Send(out)]
+
+    def _peer_shown(self, msg: HiddenShown, _s: Any) -> list[Output]:
+        cur = self._expect("owner", msg.ev)
+        self._peer_stamp(msg, change=False)
+        if msg.phash != he.public_hash(self.side.state):
+            raise ProtocolError("the resolver's public state differs from ours (public hash)")
+        shown_r = Shown(tuple(he.load_opening(v) for v in self._check_leaves(msg.shown, msg.rn, msg.root, self.them)))
+        self.side.end_locks_on(frozenset(msg.gone))
+        self.side.accept(shown_r)
+        self.state_value = self.side.state
+        self._peer_may_change = True   # the peer's next message may carry a new root (its step 4 is ours)
+        return self._event_done(cur, mine=False)
+
+    # -- event bookkeeping
+
+    def _event_done(self, cur: Ev, mine: bool) -> list[Output]:
+        """Event ``cur`` is complete on our side: record the action; a new turn begins when the
+        side to move changed (its mover then resolves its start phase); the game may be over."""
+        self.ev += 1
+        self.cur = None
+        self.state = PlayState.PLAYING
+        out: list[Output] = []
+        s = self.side.state
+        if not cur.start:
+            text = cur.text if mine else (cur.peer_text if cur.peer_text is not None else "?")
+            self.history.append(text)
+            self.turns.append(self.turn)
+            out.append(Event("applied", {"index": self.index, "text": text, "mine": mine,
+                                         "hidden": not mine and cur.peer_text is None}))
+        if s.result is not None:
+            return out + self._game_over()
+        if not cur.start and s.side_to_move != self._mover:
+            self._mover = s.side_to_move
+            self.turn += 1
+            self.refused = {"us": 0, "peer": 0}
+            out.append(Event("turn-ok", {"turn": self.turn - 1, "state_hash": self.engine.state_hash(s)}))
+            if self.draw_offer is not None and self.turn > self.draw_offer[1] + 1:
+                out.append(Event("draw-offer-lapsed", {"by": self.draw_offer[0], "turn": self.draw_offer[1]}))
+                self.draw_offer = None
+            if s.side_to_move == self.me:   # our turn begins: we resolve our start phase
+                start = Ev("resolver", self.index, None, "", start=True)
+                self.cur, self.state = start, PlayState.AWAIT_RESULT
+                first = self._step(start)
+                if isinstance(first, HiddenQuery):
+                    self.stats["questions"] += 1
+                return out + [Send(first)]
+            self.cur = Ev("owner", self.index, start=True)
+            return out
+        self._snap()
+        return out
+
+    def _owner_event(self, ev: int) -> Ev:
+        if ev != self.ev:
+            raise ProtocolError(f"message of event {ev}, we are at event {self.ev}")
+        if self.cur is None:
+            if self.side.state.side_to_move == self.me:
+                raise ProtocolError("the peer resolved an action during our turn")
+            if self.undo_asked is not None and self.undo_asked[0] == "peer":
+                raise ProtocolError("the peer acted while its undo request awaits our answer")
+            self.cur = Ev("owner", self.index)
+        elif self.cur.role != "owner":
+            raise ProtocolError(f"the peer sent a message of its own event {ev} while we resolve ours")
+        return self.cur
+
+    def _expect(self, role: str, ev: int) -> Ev:
+        if self.cur is None or self.cur.role != role or ev != self.ev:
+            raise ProtocolError(f"unexpected message for event {ev} (we are at event {self.ev}, "
+                                f"{'idle' if self.cur is None else self.cur.role})")
+        return self.cur
+
+    def _game_over(self) -> list[Output]:
+        """The game ended by the rules (capture): both open their secrets for the audit."""
+        self.state, self.ended = PlayState.AWAIT_RESULT, True
+        return self._send_open()
+
+    # ---- roots ----
+
+    def _stamp(self, state: Any = None) -> tuple[int, bytes, str]:
+        """(root number, root, public hash) over our current own pieces (recommitted when they changed)."""
+        s = self.side.state if state is None else state
+        mine = {sid: he.leaf_value(s, sid) for sid, p in s.pieces.items() if p.side == self.me}
+        if mine != self._tc_key:
+            self.rn += 1
+            self._tc = commit_turn(Context(self.game_id, self.me, self.rn), mine, self.n_slots, self.salts)
+            self._tc_key = mine
+        assert self._tc is not None
+        return self.rn, self._tc.root, he.public_hash(s)
+
+    def _leaves(self, shown: Shown) -> list[list[Any]]:
+        assert self._tc is not None
+        return [leaf(self._tc.open(op.piece.sid)) for op in shown.pieces]
+
+    def _peer_stamp(self, msg: Any, change: bool) -> None:
+        """The peer's root may change only where its state may (its event, its ack, its first message
+        after our ``shown``); within an event every answer is bound to the same root."""
+        prev = self.peer_root
+        if prev is not None:
+            if msg.rn < prev[0] or (msg.rn == prev[0] and msg.root != prev[1]):
+                raise ProtocolError(f"the peer's root {msg.rn} contradicts its earlier root {prev[0]}")
+            if msg.rn != prev[0] and not (change or self._peer_may_change):
+                raise ProtocolError(f"the peer changed its root ({prev[0]} -> {msg.rn}) where its pieces cannot "
+                                    "have changed")
+        self.peer_root = (msg.rn, msg.root)
+        self._peer_may_change = False
+
+    def _check_leaves(self, raw: list[list[Any]], rn: int, root: bytes, side: str) -> list[Any]:
+        """Verify leaf openings of the peer's root ``rn``; their values (plain openings), or a
+        CommitmentError naming the check that failed."""
+        ctx = Context(self.game_id, side, rn)
+        out = []
+        for r in raw:
+            value = verify_leaf(ctx, self.n_slots, root, unleaf(r, ctx, self.n_slots))
+            op = he.load_opening(value)
+            if op.piece.sid != r[0] or op.piece.side != side:
+                raise CommitmentError("value", f"slot {r[0]} opens piece {op.piece.sid} of side {op.piece.side}")
+            out.append(value)
+        return out
+
+    # ---- endings and the audit ----
+
+    def _end(self, outcome: str, ending: str, detail: str, own: bool, force: bool = False) -> list[Output]:
+        out = super()._end(outcome, ending, detail, own, force)
+        self.cur = None
+        if ending in ("abandoned", "audit", "crossed-claims") or "us" in self.opens:
+            return out
+        # resignation, draw, time or refused actions: the game is over, the audit still runs
+        self.state, self.ended = PlayState.AWAIT_RESULT, True
+        return [o for o in out if not (isinstance(o, Event) and o.kind == "game-over")] + self._send_open()
+
+    def _send_open(self) -> list[Output]:
+        if "us" in self.opens:
+            return []
+        return [Send(AuditOpen(self.seed, [[i, t] for i, t in self.own_hidden]))]
+
+    def _audit_open(self, own: bool, msg: AuditOpen) -> list[Output]:
+        who = "us" if own else "peer"
+        if who in self.opens:
+            return [] if own else self._break("the peer opened its secrets twice")
+        if not self.ended:
+            return [] if own else self._break("audit-open before the game ended")
+        self.opens[who] = msg
+        if len(self.opens) < 2:
+            return []
+        from net.hidden_audit import audit_peer   # the audit re-runs this machine: imported late
+        self.verdict = audit_peer(self)
+        for i, t in self.verdict.peer_actions.items():
+            if i < len(self.history) and self.history[i] == "?":
+                self.history[i] = t
+        self.state = PlayState.FINISHED if self.verdict.ok else PlayState.BROKEN
+        out: list[Output] = [Event("audit", {"ok": self.verdict.ok, "report": self.verdict.report,
+                                             "history": list(self.history)})]
+        if not self.verdict.ok:
+            return out + [Stop(f"audit failed: {self.verdict.report}")]
+        h = self.final_hash or self.engine.state_hash(self.side.state)
+        if self.result is not None:
+            r = self.result
+            return out + [Event("game-over", {"outcome": r["outcome"], "ending": r["ending"], "detail": r["detail"],
+                                              "state_hash": h})]
+        return out + [Event("game-over", {"outcome": self.side.state.result, "state_hash": h})]
+
+    def _audit_claim(self, own: bool, msg: Claim) -> list[Output]:
+        if not own and not self.ended:
+            return self._break("unfounded audit claim: the game is not over")
+        claimant = self.colour if own else _other(self.colour)
+        loser = _other(claimant)
+        self.result = None
+        self.state = PlayState.PLAYING
+        out = Lockstep._end(self, claimant, "audit", f"{loser} did not open its secrets for the audit within "
+                                                     f"{self.audit_seconds} s; {claimant} claimed the win: "
+                                                     f"{msg.detail}", own, force=True)
+        return out
+
+    # ---- undo (non-competitive games): per-index snapshots of our side ----
+
+    def _snap(self) -> None:
+        """Keep our side as it is now, idle with ``index`` actions applied (undo restores it)."""
+        self.snapshots[self.index] = (_copy_side(self.side), self.turn, self._mover, list(self.own_hidden),
+                                      dict(self.peer_hidden))
+
+    def request_undo(self) -> Send:
+        """Ask to take back the last action. :raises RuntimeError / RuleError (competitive, 02/D24)."""
+        if (self.state is not PlayState.PLAYING or self.cur is not None or self.undo_asked is not None
+                or not self.history or self.side.state.result is not None):
+            raise RuntimeError("nothing to undo now")
+        _check_undo(self.options)
+        return Send(UndoRequest(self.index))
+
+    def _undo_request(self, own: bool, msg: UndoRequest) -> list[Output]:
+        if own:
+            return super()._undo_request(own, msg)
+        if (self.undo_asked is not None and self.undo_asked[0] == "peer") or msg.index in self._refusing:
+            raise ProtocolError(f"a second undo request ({msg.index}) before we answered the first")
+        why = self._cannot_undo(msg.index)
+        if why is None:
+            try:
+                _check_undo(self.options)
+            except self.engine.RuleError as exc:
+                why = str(exc)[:256]
+        if why is not None:
+            self._refusing.append(msg.index)
+            return [Send(UndoAnswer(msg.index, False, why)), Event("undo-refused", {"index": msg.index, "reason": why})]
+        self.undo_asked = ("peer", msg.index)
+        return [Event("undo-request", {"index": msg.index})]
+
+    def _cannot_undo(self, index: int) -> str | None:
+        if self.cur is not None and self.cur.role == "resolver":
+            return (f"the other side had already acted (its action {self.index} crossed the undo request); "
+                    "nothing was undone")
+        if self.cur is not None:
+            return "an event was being resolved; nothing was undone"
+        if self.undo_asked is not None:
+            return "the other side had asked for an undo at the same time; nothing was undone"
+        if index != self.index:
+            return (f"the request was for {index} actions but the other side has applied {self.index}; "
+                    "nothing was undone")
+        if self.side.state.result is not None:
+            return "the game is over; nothing was undone"
+        return None
+
+    def _undo_answer(self, own: bool, msg: UndoAnswer) -> list[Output]:
+        if own and self._refusing and self._refusing[0] == msg.index and not msg.accept:
+            self._refusing.popleft()
+            return []
+        asker = "peer" if own else "us"
+        if self.undo_asked != (asker, msg.index):
+            raise ProtocolError("undo answer without a matching request")
+        if msg.accept and msg.index != self.index:
+            raise ProtocolError(f"undo of action {msg.index} approved, but {self.index} actions are applied")
+        self.undo_asked = None
+        if not msg.accept:
+            return [Event("undo-answer", {"accept": False, "reason": msg.reason})]
+        # both sides go back to their own snapshot before the last action (and its start phase)
+        self.history.pop()
+        self.turns.pop()
+        side, turn, mover, hid, phid = self.snapshots[self.index]
+        self.side = _copy_side(side)
+        self.state_value = self.side.state
+        self.turn, self._mover = turn, mover
+        self.own_hidden, self.peer_hidden = list(hid), dict(phid)
+        self.ev += 1                # the undo counts as an event: every root after it is new
+        self._peer_may_change = True
+        for k in [k for k in self.snapshots if k > self.index]:
+            del self.snapshots[k]
+        return [Event("undo-answer", {"accept": True, "index": self.index})]
+
+    def _evidence(self, reason: str, own: bool, msg: Message) -> list[Output]:
+        self.state = PlayState.BROKEN
+        seq = self.peer_seen - 1
+        where = f"event {self.ev}, action {self.index}, turn {self.turn}"
+        detail = f"{reason} ({where}; {'our' if own else 'the peer'}'s {msg.TAG!r} message" + \
+                 ("" if own else f" seq {seq}") + ")"
+        return [Event("hidden-evidence", {"reason": reason, "where": where, "tag": msg.TAG,
+                                          "seq": None if own else seq}), Stop(detail)]
+
+
+def _copy_side(side: Side) -> Side:
+    """An independent copy of ``side`` (its methods change their state in place)."""
+    state = side.state.clone()
+    state.parent = None
+    return Side(side.side, state, side.exposed, dict(side.asked), side.opened, side.over_opened)
+
+
+def _check_undo(options: Any) -> None:
+    """:raises RuleError: 02/D24, undo is locked in a competitive game."""
+    if options.competitive:
+        from engine.errors import RuleError
+        raise RuleError("02/D24", "undo is locked in a competitive game")
+
+
+def _other(colour: str) -> str:
+    return "black" if colour == "white" else "white"
+
+
+def _without_locks_on(shown: Shown, gone: frozenset[int]) -> Shown:
+    """The owner's shown pieces less their sources' locks on pieces the event took (the owner
+    ends those locks on reading ``gone``, RUL-19)."""
+    if not gone:
+        return shown
+    out = []
+    for op in shown.pieces:
+        locks = tuple(lk for lk in op.locks if lk[1] not in gone)
+        out.append(op if locks == op.locks else Opening(op.piece, op.hits, op.revealed_until, op.art_ready, locks,
+                                                        op.stunned_at_start))
+    return Shown(tuple(out))
+
+
+_OMNISCIENT = (Action, ActionResult, EndTurn, DesyncReport)
+
+_HIDDEN: dict[tuple[bool, type], Callable[[HiddenLockstep, Any, Any], list[Output]]] = {
+    (True, HiddenQuery): HiddenLockstep._own_first,
+    (True, HiddenEvent): HiddenLockstep._own_first,
+    (True, HiddenAnswer): lambda m, msg, s: [],
+    (True, HiddenAck): lambda m, msg, s: [],
+    (True, HiddenShown): lambda m, msg, s: [],
+    (False, HiddenAnswer): HiddenLockstep._peer_answer,
+    (False, HiddenAck): HiddenLockstep._peer_ack,
+    (False, HiddenQuery): HiddenLockstep._peer_query,
+    (False, HiddenEvent): HiddenLockstep._peer_event,
+    (False, HiddenShown): HiddenLockstep._peer_shown,
+}
