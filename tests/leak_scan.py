@@ -171,7 +171,7 @@ def _actor(state: GameState, action: Any) -> frozenset[int]:
 #: the disclosures docs/hidden.md §6 names as open gaps of this step (to be closed by PSI, O-3):
 #: where they show in a value, and the gap's id
 KNOWN_GAPS = (
-    (re.compile(r"(hidden-event|hidden-ack)\.det"), "G-3 detectors"),
+    (re.compile(r"(hidden-)?(event|ack)\.det"), "G-3 detectors"),
     (re.compile(r"hidden-query\.question(<mp>)?\[1\]\[2\]"), "G-3 detectors (lock question)"),
     (re.compile(r"hidden-query\.question(<mp>)?\[1\]\[[01]\]"), "G-2 nudge landing"),
 )
@@ -233,20 +233,34 @@ def scan_state(tl: Timeline, side: str, t: int, state: GameState, where: str = "
 # -- values ------------------------------------------------------------------------------------
 
 def _as_piece(v: Any) -> Piece | None:
-    """``v`` as a piece row of ``dump_piece``, or None."""
+    """``v`` as a piece row (``engine.partial_codec.dump_piece``, ``engine.state`` rows), or None."""
     if not (isinstance(v, list) and len(v) == 12 and type(v[0]) is int and isinstance(v[1], str)
-            and v[2] in ("B", "W") and type(v[3]) is int and type(v[4]) is int and v[5] in LEVELS):
+            and v[2] in ("B", "W") and type(v[3]) is int and type(v[4]) is int and v[5] in LEVELS
+            and 1 <= v[3] <= 10 and 1 <= v[4] <= 10):
         return None
-    from engine import partial_codec
+    sid, kind, side, r, c, level, hand, arts, stun, origin, trip, ready = v
     try:
-        return partial_codec.load_piece(v)
-    except ValueError:
+        return Piece(sid, kind, side, r, c, level, hand, tuple(arts), stun, origin, None,
+                     tuple(tuple(x) for x in ready))
+    except TypeError:
         return None
 
 
 def _unpack(b: bytes) -> Any:
     try:
         return msgpack.unpackb(b, raw=False, strict_map_key=False)
+    except Exception:
+        return None
+
+
+def _unpickle(b: bytes) -> Any:
+    """A value of the engine's classes in a restricted pickle (the stand-in codec of
+    ``net.hidden_engine`` before the engine's plain codecs), or None."""
+    try:
+        import io
+
+        from net.hidden_engine import _Unpickler   # type: ignore[attr-defined]
+        return _Unpickler(io.BytesIO(b)).load()
     except Exception:
         return None
 
@@ -258,16 +272,28 @@ class _Scan:
         self.hidden_texts, self.rep = hidden_texts, rep
 
     def walk(self, v: Any, path: str, win: tuple[int, int]) -> None:
+        if isinstance(v, Piece):
+            self._piece(v, path, win)
+            return
+        if isinstance(v, GameState):
+            for sid, p in v.pieces.items():
+                self._piece(p, f"{path}.pieces[{sid}]", win)
+            return
         if dataclasses.is_dataclass(v) and not isinstance(v, type):
             tag = getattr(v, "TAG", type(v).__name__)
             for f in dataclasses.fields(v):
-                self.walk(getattr(v, f.name), f"{path}{tag}.{f.name}" if not path else f"{path}.{f.name}", win)
+                here = f"{path}{tag}.{f.name}" if not path or path.endswith(" ") else f"{path}.{f.name}"
+                self.walk(getattr(v, f.name), here, win)
             return
         if isinstance(v, (bytes, bytearray)):
             self._text(bytes(v).decode("latin-1"), path, win)
             inner = _unpack(bytes(v))
             if isinstance(inner, (list, dict, str)):
                 self.walk(inner, path + "<mp>", win)
+            elif bytes(v[:1]) == b"\x80":
+                obj = _unpickle(bytes(v))
+                if obj is not None:
+                    self.walk(obj, path + "<pickle>", win)
             return
         if isinstance(v, str):
             self._text(v, path, win)
@@ -322,7 +348,8 @@ def scan_value(tl: Timeline, side: str, value: Any, window: tuple[int, int], whe
 
 #: positions of a network message at which an enemy piece is opened to its receiver by the rules
 _OPENED_IN = ("hidden-answer.opened", "hidden-answer.answer")
-_SHOWN_IN = ("hidden-ack.shown", "hidden-shown.shown")
+_SHOWN_IN = ("ack.shown", "shown.shown")
+_EVENT_TAGS = ("event", "hidden-event")     # the wire tag, and the in-process recorder's name
 
 
 def net_allow(tl: Timeline, side: str) -> Allow:
@@ -337,11 +364,12 @@ def net_allow(tl: Timeline, side: str) -> Allow:
         if head.startswith(_OPENED_IN):
             opened.add((win[0], sid))
             return "answer opening (HQ-1, HQ-4, HQ-6)"
+        head = head.removeprefix("hidden-")
         if head.startswith(_SHOWN_IN):
             if sid not in tl.hidden(win[1], side):
                 return "shown (HQ-16)"
             return ""
-        if head.startswith("hidden-event.cons") and (win[0], sid) in opened:
+        if head.startswith("event.cons") and (win[0], sid) in opened:
             return "consequences of an opened piece (G-1)"
         return ""
     return allow
@@ -364,7 +392,7 @@ def windows(msgs: Sequence[Any]) -> list[tuple[int, int]]:
     its number (``ev``); a start phase belongs to the End Turn before it."""
     ev_index: dict[int, tuple[int, int]] = {}
     for m in msgs:
-        if getattr(m, "TAG", "") == "hidden-event":
+        if getattr(m, "TAG", "") in _EVENT_TAGS:
             start = not m.text and m.commit is None
             ev_index[m.ev] = (m.index - 1, m.index) if start else (m.index, m.index + 1)
     out, last = [], (0, 0)
@@ -436,7 +464,7 @@ def secret_squares(tl: Timeline, side: str, t: int) -> dict[tuple[int, int], int
 def scan_text(tl: Timeline, side: str, data: bytes, t: int, artifact: str = "text") -> Report:
     """``strings`` on a file's bytes taken at moment ``t`` (before the game's end)."""
     rep = Report(side, texts=1)
-    if t >= tl.end:
+    if t > tl.end:
         return rep
     hidden = {i: x for i, x in tl.hidden_actions(side).items() if i < t and tl.first_public(side, x) >= t}
     secret = secret_squares(tl, side, t)
