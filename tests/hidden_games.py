@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import time
 import types
 from collections import Counter
@@ -195,21 +196,28 @@ class Checked:
 
 
 def check(game: Game) -> Checked:
-    """Equivalence, audits, leaks and what was exercised, for one finished game."""
-    problems: list[str] = []
-    plays = {}
-    for role, out in game.outs.items():
-        if out.status != "finished":
-            problems.append(f"{role}: {out.status}: {out.reason}")
-        play = out.match.play if out.match is not None else None
+    """Equivalence, audits, leaks and what was exercised, for one finished in-process game."""
+    problems = [f"{role}: {out.status}: {out.reason}" for role, out in game.outs.items() if out.status != "finished"]
+    plays = {role: out.match.play for role, out in game.outs.items() if out.match is not None}
+    return check_plays(plays, {r: b.states for r, b in game.bots.items()},
+                       {r: o.transcript for r, o in game.outs.items()},
+                       {r: o.state_hash for r, o in game.outs.items()},
+                       {r: b.snaps for r, b in game.bots.items()}, game.seconds, problems)
+
+
+def check_plays(plays: dict[str, Any], states: dict[str, dict[int, Any]], transcripts: dict[str, Any],
+                hashes: dict[str, Any], snaps: dict[str, list[tuple[int, bytes]]], seconds: float,
+                problems: list[str]) -> Checked:
+    """The checks of ``check`` from each side's machine (live, or rebuilt from its log), the
+    states its driver sampled, its log, its outcome hash and the log bytes taken during play."""
+    for role in ("host", "guest"):
+        play = plays.get(role)
         if play is None:
             problems.append(f"{role}: no game")
-            continue
-        plays[role] = play
-        if play.verdict is None or not play.verdict.ok:
+        elif play.verdict is None or not play.verdict.ok:
             problems.append(f"{role}: audit {'missing' if play.verdict is None else play.verdict.report}")
     if len(plays) < 2 or problems:
-        return Checked(False, problems, 0, 0, Counter(), Counter(), [], Counter(), Counter(), 0, 0, game.seconds)
+        return Checked(False, problems, 0, 0, Counter(), Counter(), [], Counter(), Counter(), 0, 0, seconds)
     host, guest = plays["host"], plays["guest"]
     if host.history != guest.history or "?" in host.history:
         problems.append("the two histories differ after the audit")
@@ -220,12 +228,12 @@ def check(game: Game) -> Checked:
     for role, play in plays.items():
         if known_key(play.state_value, play.me) != known_key(omni, play.me):
             problems.append(f"{role}: final state is not what it may know: {known_diff(play.state_value, omni, play.me)}")
-        for index, st in sorted(game.bots[role].states.items()):
+        for index, st in sorted(states.get(role, {}).items()):
             if index <= tl.end and known_key(st, play.me) != known_key(tl.states[index], play.me):
                 problems.append(f"{role}: state after {index} actions differs: "
                                 f"{known_diff(st, tl.states[index], play.me)}")
                 break
-    if game.outs["host"].state_hash != game.outs["guest"].state_hash:
+    if hashes["host"] != hashes["guest"]:
         problems.append("the outcome hashes differ")
     rep = Report("both")
     questions: Counter = Counter()
@@ -233,20 +241,19 @@ def check(game: Game) -> Checked:
     for role, play in plays.items():
         side = play.me
         r = Report(side)
-        for index, st in sorted(game.bots[role].states.items()):
+        for index, st in sorted(states.get(role, {}).items()):
             r.add(scan_state(tl, side, min(index, tl.end), st, f"{role}@{index}"))
-        transcript = game.outs[role].transcript
+        r.add(scan_state(tl, side, tl.end, play.state_value, f"{role}@end"))
+        transcript = Path(transcripts[role])
         _, entries, _ = read(transcript)
         r.add(scan_entries(tl, side, entries, "log"))
         save = transcript.with_suffix(".save")
         if save.exists():
             from net.saves import load_save
             r.add(scan_entries(tl, side, load_save(save)[1], "save"))
-        for index, data in game.bots[role].snaps:
+        for index, data in snaps.get(role, []):
             r.add(scan_text(tl, side, data, min(index, tl.end), "log text"))
-        if save.exists():
-            before = _before_audit(entries)
-            r.add(scan_text(tl, side, before, tl.end, "log text"))
+        r.add(scan_text(tl, side, _before_audit(entries), tl.end, "log text"))
         rep.add(r)
         for own, _, msg in play.transcript:
             if own and isinstance(msg, HiddenQuery):
@@ -258,7 +265,107 @@ def check(game: Game) -> Checked:
         problems.append(f"leak: {f}")
     exercised = _exercised(tl, plays)
     return Checked(not problems, problems, tl.end, hidden_actions, questions, exercised, leaks, gaps,
-                   rep.allowed, rep.piece_plies, rep.values, game.seconds)
+                   rep.allowed, rep.piece_plies, rep.values, seconds)
+
+
+# -- games between two ``wec`` processes -------------------------------------------------------
+
+LAUNCHER = Path(__file__).with_name("liar_peer.py")
+RESULT_RE = re.compile(r"^RESULT status=(\w+) outcome=(\w+) hash=(\w+) game=(\w+) transcript=(\S+)$", re.M)
+
+
+@dataclass
+class WecGame:
+    """A game between two ``wec`` processes: what each printed, and where its log is."""
+
+    name: str
+    seed: int
+    start: str
+    out: dict[str, str]
+    err: dict[str, str]
+    codes: dict[str, int]
+    seconds: float
+
+    def result(self, role: str) -> re.Match[str] | None:
+        return RESULT_RE.search(self.out[role])
+
+    def lie(self) -> dict[str, Any] | None:
+        import json
+        m = re.search(r"^LIE (.*)$", self.out["guest"], re.M)
+        return json.loads(m.group(1)) if m else None
+
+
+def _request_args(opts: dict[str, Any]) -> list[str]:
+    out = []
+    for k, v in opts.items():
+        out += ["--request", f"{k}={str(v).lower() if isinstance(v, bool) else v}"]
+    return out
+
+
+def play_wec_game(tmp: Path, name: str, seed: int, start: str = "standard", resign_after: int = 30,
+                  liar: str = "honest", audit_seconds: int = 0, pair: Any = None, port: int = 0,
+                  timeout: float = 240.0) -> WecGame:
+    """``wec host`` (white, honest) and ``wec join`` (black, maybe a liar) as two processes over TLS,
+    on 127.0.0.1 or (``pair``) across two network namespaces; bot games of option set ``name``."""
+    import subprocess
+    import sys
+
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    from test_net_cli import REPO, activated
+    tmp.mkdir(parents=True, exist_ok=True)
+    vendor = Ed25519PrivateKey.generate()
+    pub = vendor.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+    env = {"host": activated(tmp, "host", vendor), "guest": activated(tmp, "guest", vendor)}
+    addr = {"host": pair.addr_a, "guest": pair.addr_b} if pair else {"host": "127.0.0.1", "guest": "127.0.0.1"}
+    kw: dict[str, Any] = dict(cwd=REPO, text=True, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+
+    def start_proc(role: str, who: str, args: list[str]) -> Any:
+        argv = [sys.executable, str(LAUNCHER), pub, who, start, str(audit_seconds), *args]
+        if pair is not None:
+            return pair.run(pair.ns_a if role == "host" else pair.ns_b, argv, env=env[role], **kw)
+        return subprocess.Popen(argv, env=env[role], **kw)
+
+    t0 = time.perf_counter()
+    host = start_proc("host", "honest", ["host", "--bot", "random", "--seed", str(seed * 2 + 1), "--interface",
+                                         addr["host"], "--port", str(port), "--no-discovery", "--auto-confirm",
+                                         "--colour", "white", "--bot-resign-after", str(resign_after)])
+    procs = [host]
+    try:
+        first = host.stdout.readline()
+        m = re.search(r"on port (\d+)", first)
+        if not m:
+            host.kill()
+            raise AssertionError(f"the host did not start: {first}{host.stderr.read()}")
+        guest = start_proc("guest", liar, ["join", f"{addr['host']}:{m.group(1)}", "--bot", "random", "--seed",
+                                           str(seed * 2 + 2), "--colour", "black", "--interface", addr["guest"],
+                                           "--auto-confirm", *_request_args(OPTION_SETS[name])])
+        procs.append(guest)
+        g_out, g_err = guest.communicate(timeout=timeout)
+        h_out, h_err = host.communicate(timeout=timeout)
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait(10)
+    return WecGame(name, seed, start, {"host": first + h_out, "guest": g_out}, {"host": h_err, "guest": g_err},
+                   {"host": host.returncode, "guest": guest.returncode}, time.perf_counter() - t0)
+
+
+def check_wec(game: WecGame) -> Checked:
+    """``check`` for a game of two processes: each side's machine rebuilt from its own log."""
+    from wal_helpers import replay_log
+    problems, plays, transcripts, hashes = [], {}, {}, {}
+    for role in ("host", "guest"):
+        m = game.result(role)
+        if m is None or m.group(1) != "finished":
+            problems.append(f"{role}: {m.group(1) if m else 'no result'}: {game.err[role][-400:]}")
+            continue
+        transcripts[role], hashes[role] = m.group(5), m.group(3)
+        plays[role] = replay_log(Path(m.group(5)), engine_from(game.start)).play
+    return check_plays(plays, {}, transcripts, hashes, {}, game.seconds, problems)
 
 
 def _before_audit(entries: list[Any]) -> bytes:
@@ -341,6 +448,12 @@ def summarize(results: list[tuple[Game, Checked]]) -> str:
                  f"states, {sum(ch.values for _, ch in results)} logged messages/saves scanned; leaks "
                  f"{sum(len(ch.leaks) for _, ch in results)}; allowed openings {dict(allowed)}; known gaps "
                  f"{dict(gaps)}")
+    places: Counter = Counter()
+    for _, ch in results:
+        places.update(f"{f.artifact} {re.sub(r'#\d+/', '', f.where.split(' ', 1)[-1] if ' ' in f.where else f.where)}"
+                      .split("[")[0] for f in ch.leaks)
+    if places:
+        lines.append("leaks by place: " + ", ".join(f"{k} {v}" for k, v in places.most_common(6)))
     secs = sorted(ch.seconds for _, ch in results)
     if secs:
         lines.append(f"time per game: median {secs[len(secs) // 2]:.1f} s, max {secs[-1]:.1f} s, "

@@ -29,3 +29,17 @@ def own_messages(path: Path) -> list[Any]:
     from net.messages import GAME, decode_fields
     _, entries, _ = read(Path(path))
     return [decode_fields(_fields(e.signed.payload)[-1], GAME, "game") for e in entries if e.direction == "out"]
+
+
+def replay_log(path: Path, engine: Any) -> Any:
+    """The ``Match`` a finished log rebuilds (every entry verified and fed, as a resume does)."""
+    from net.match import Match
+    header, entries, _ = read(Path(path))
+    match = Match(engine, header.chain_id, header.role)
+    readers = {"out": ChainReader(header.me, header.chain_id), "in": ChainReader(header.peer, header.chain_id)}
+    for e in entries:
+        v = readers[e.direction].check(e.signed)
+        assert v is not None
+        readers[e.direction].accept(v)
+        match.feed(e.direction == "out", v.message, e.secrets)
+    return match
