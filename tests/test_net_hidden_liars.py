@@ -14,13 +14,14 @@ the event, and the chain number of the liar's signed message, which its own log 
 * never opens its secrets at the end: the honest side claims the game when the audit's time
   limit runs out (item 5) and both logs hold the signed claim.
 
-The same four over two network namespaces with two ``wec`` processes: tests/test_net_netns.py.
+The same five between two ``wec`` processes in two network namespaces:
+tests/test_net_netns_liars.py (with ``CAUGHT`` below).
 """
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -29,6 +30,62 @@ from hidden_liars import LIARS
 from net.hidden_wire import HiddenAnswer, HiddenEvent, HiddenQuery
 from net.messages import Claim
 from wal_helpers import own_messages, peer_messages
+
+
+def nothing_there_caught(status: str, reason: str, lie: dict[str, Any], log: Path, guest_log: Any) -> None:
+    """HQ-1, HQ-12, HQ-17: the audit names event, action, turn and the signed answer (seq)."""
+    assert status == "stopped", reason
+    m = re.search(r"audit failed: event (\d+), action (\d+), turn (\d+): the peer's signed 'hidden-answer' "
+                  r"\(seq (\d+)\) is not what an honest machine sends there: answer differs", reason)
+    assert m, reason
+    ev, index, turn, seq = map(int, m.groups())
+    assert (ev, index, turn) == (lie["ev"], lie["index"], lie["turn"])
+    signed = peer_messages(log)[seq]
+    assert isinstance(signed, HiddenAnswer) and (signed.ev, signed.n) == (lie["ev"], lie["n"])
+    assert signed.opened == []
+
+
+def other_piece_caught(status: str, reason: str, lie: dict[str, Any], log: Path, guest_log: Any) -> None:
+    """Issue 8 item 3: refused at once, naming event, action, turn and the signed answer (seq)."""
+    assert status == "stopped", reason
+    m = re.search(r"opens pieces its leaf openings do not \(event (\d+), action (\d+), turn (\d+); "
+                  r"the peer's 'hidden-answer' message seq (\d+)\)", reason)
+    assert m, reason
+    ev, index, turn, seq = map(int, m.groups())
+    assert (ev, index, turn) == (lie["ev"], lie["index"], lie["turn"])
+    signed = peer_messages(log)[seq]
+    assert isinstance(signed, HiddenAnswer) and signed.ev == lie["ev"] and signed.opened[0][0] == lie["opened"]
+
+
+def illegal_move_caught(status: str, reason: str, lie: dict[str, Any], log: Path, guest_log: Any) -> None:
+    """RUL-37, HQ-14, 03/M1.1: the opened action is refused by the engine at the audit, naming the
+    turn, the rule and the signed message that began the event."""
+    assert status == "stopped", reason
+    m = re.search(r"audit failed: event (\d+), action (\d+), turn (\d+): the peer's action \d+ '([^']+)' "
+                  r"\(its '([\w-]+)' seq (\d+)\) is illegal: ([\w/.-]+)", reason)
+    assert m, reason
+    ev, index, turn = map(int, m.groups()[:3])
+    text, tag, seq, rule = m.group(4), m.group(5), int(m.group(6)), m.group(7)
+    assert (ev, index, turn, text, rule) == (lie["ev"], lie["index"], lie["turn"], lie["text"], lie["rule"])
+    signed = peer_messages(log)[seq]
+    assert isinstance(signed, (HiddenQuery, HiddenEvent)) and signed.ev == lie["ev"] and signed.TAG == tag
+    if isinstance(signed, HiddenEvent):
+        assert signed.text == "" and signed.commit is not None      # it travelled as a commitment
+
+
+def refuser_caught(status: str, reason: str, lie: dict[str, Any], log: Path, guest_log: Any) -> None:
+    """Issue 8 item 5: the host claims after the audit's limit, wins, and both logs hold the claim."""
+    assert status == "finished", reason
+    assert "did not open its secrets for the audit within 2 s" in reason
+    claims = [m for m in own_messages(log) if isinstance(m, Claim)]
+    assert [(c.kind, c.turn) for c in claims] == [("audit", lie["turn"])]
+    if guest_log is not None:
+        assert [m.kind for m in peer_messages(Path(guest_log)).values() if isinstance(m, Claim)] == ["audit"]
+
+
+CAUGHT: dict[str, Callable[..., None]] = {
+    "nothing-there": nothing_there_caught, "other-piece": other_piece_caught,
+    "illegal-range": illegal_move_caught, "illegal-blocked": illegal_move_caught, "refuser": refuser_caught}
 
 
 def _lied(tmp: Path, name: str, **kw: Any) -> tuple[Game, dict[str, Any]]:
@@ -43,77 +100,12 @@ def _lied(tmp: Path, name: str, **kw: Any) -> tuple[Game, dict[str, Any]]:
     raise AssertionError(f"the {name} liar never had a chance in 8 games")
 
 
-def _host_log(game: Game) -> Path:
-    out = game.outs["host"]
-    assert out.transcript is not None, (out.status, out.reason)
-    return out.transcript
-
-
 @pytest.mark.slow
-def test_an_answer_nothing_there_over_a_hidden_piece_is_caught_by_the_audit_hq_1(tmp_path: Path) -> None:
-    """HQ-1, HQ-12, HQ-17: the guest answers "nothing there" where its hidden piece stands; play
-    goes on (the host cannot tell), the guest resigns, and the host's audit names the event,
-    the action, the turn and the signed answer (its chain number), which its log holds."""
-    game, lie = _lied(tmp_path, "nothing-there")
-    host = game.outs["host"]
-    assert host.status == "stopped"
-    m = re.search(r"audit failed: event (\d+), action (\d+), turn (\d+): the peer's signed 'hidden-answer' "
-                  r"\(seq (\d+)\) is not what an honest machine sends there: answer differs", host.reason)
-    assert m, host.reason
-    ev, index, turn, seq = map(int, m.groups())
-    assert (ev, index, turn) == (lie["ev"], lie["index"], lie["turn"])
-    signed = peer_messages(_host_log(game))[seq]
-    assert isinstance(signed, HiddenAnswer) and (signed.ev, signed.n) == (lie["ev"], lie["n"])
-    assert signed.opened == []
-
-
-@pytest.mark.slow
-def test_an_answer_opening_another_piece_is_refused_at_once_hq_1(tmp_path: Path) -> None:
-    """HQ-1 (the piece is opened "in full"), issue 8 item 3: the guest's answer opens the leaf
-    of another of its pieces; the host checks the openings against the answer at once and stops,
-    naming the event, action, turn and the signed message."""
-    game, lie = _lied(tmp_path, "other-piece")
-    host = game.outs["host"]
-    assert host.status == "stopped"
-    m = re.search(r"opens pieces its leaf openings do not \(event (\d+), action (\d+), turn (\d+); "
-                  r"the peer's 'hidden-answer' message seq (\d+)\)", host.reason)
-    assert m, host.reason
-    ev, index, turn, seq = map(int, m.groups())
-    assert (ev, index, turn) == (lie["ev"], lie["index"], lie["turn"])
-    signed = peer_messages(_host_log(game))[seq]
-    assert isinstance(signed, HiddenAnswer) and signed.ev == lie["ev"] and signed.opened[0][0] == lie["opened"]
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name,rule", [("illegal-range", None), ("illegal-blocked", None)])
-def test_an_illegal_hidden_move_is_caught_by_the_audit_rul_37(tmp_path: Path, name: str, rule: Any) -> None:
-    """RUL-37, HQ-14, 03/M1.1: the guest commits to a Move of a hidden piece out of its range
-    (or through a blocking piece) and sends the consequences of a legal one; at the audit the
-    opened action is refused by the engine, naming the turn, the rule and the signed message."""
-    game, lie = _lied(tmp_path, name)
-    host = game.outs["host"]
-    assert host.status == "stopped"
-    m = re.search(r"audit failed: event (\d+), action (\d+), turn (\d+): the peer's action \d+ '([^']+)' "
-                  r"\(its '([\w-]+)' seq (\d+)\) is illegal: ([\w/.-]+)", host.reason)
-    assert m, host.reason
-    ev, index, turn = map(int, m.groups()[:3])
-    text, tag, seq, rule = m.group(4), m.group(5), int(m.group(6)), m.group(7)
-    assert (ev, index, turn, text, rule) == (lie["ev"], lie["index"], lie["turn"], lie["text"], lie["rule"])
-    signed = peer_messages(_host_log(game))[seq]
-    assert isinstance(signed, (HiddenQuery, HiddenEvent)) and signed.ev == lie["ev"] and signed.TAG == tag
-    if isinstance(signed, HiddenEvent):
-        assert signed.text == "" and signed.commit is not None      # it travelled as a commitment
-
-
-@pytest.mark.slow
-def test_a_peer_that_never_opens_loses_on_the_audit_time_limit(tmp_path: Path) -> None:
-    """Issue 8 item 5: the guest never opens its secrets; after the audit's time limit (2 s here)
-    the host claims the game; the host wins, and both logs hold the signed claim naming the turn."""
-    game, lie = _lied(tmp_path, "refuser", audit_seconds=2)
+@pytest.mark.parametrize("name", sorted(CAUGHT))
+def test_a_lying_peer_is_caught_with_the_turn_and_signed_message_over_127_0_0_1(tmp_path: Path, name: str) -> None:
+    """HQ-1, HQ-12, HQ-14, HQ-17, RUL-37 (see the module doc): the lie of ``name`` is caught by the
+    honest host, which names the turn, the action, the event and the liar's signed message."""
+    game, lie = _lied(tmp_path, name, audit_seconds=2)
     host, guest = game.outs["host"], game.outs["guest"]
-    assert host.status == "finished" and host.outcome == "white", host.reason
-    assert "did not open its secrets for the audit within 2 s" in host.reason
-    claims = [m for m in own_messages(_host_log(game)) if isinstance(m, Claim)]
-    assert [(c.kind, c.turn) for c in claims] == [("audit", lie["turn"])]
-    if guest.transcript is not None:
-        assert [m.kind for m in peer_messages(guest.transcript).values() if isinstance(m, Claim)] == ["audit"]
+    assert host.transcript is not None, (host.status, host.reason)
+    CAUGHT[name](host.status, host.reason, lie, host.transcript, guest.transcript)

@@ -43,3 +43,25 @@ def replay_log(path: Path, engine: Any) -> Any:
         readers[e.direction].accept(v)
         match.feed(e.direction == "out", v.message, e.secrets)
     return match
+
+
+def history_from_log(path: Path) -> list[str]:
+    """The full history of a finished, audited game from one side's log alone: public actions
+    from the events (either side's), hidden ones from both sides' audit openings."""
+    from net.hidden_wire import AuditOpen, HiddenEvent
+    header, entries, _ = read(Path(path))
+    from net.chain import _fields
+    from net.messages import GAME, decode_fields
+    texts: dict[int, str] = {}
+    for e in entries:
+        m = decode_fields(_fields(e.signed.payload)[-1], GAME, "game")
+        if isinstance(m, HiddenEvent) and m.text:
+            texts[m.index] = m.text
+        elif isinstance(m, AuditOpen):
+            for i, t in m.actions:
+                texts[i] = t
+    n = max(texts) + 1 if texts else 0
+    missing = [i for i in range(n) if i not in texts]
+    if missing:
+        raise ValueError(f"actions {missing[:5]} are neither public nor opened in {path}")
+    return [texts[i] for i in range(n)]
