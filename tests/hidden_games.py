@@ -457,7 +457,9 @@ def summarize(results: list[tuple[Game, Checked]]) -> str:
     """The report of a run of games."""
     lines = []
     ok = sum(ch.ok for _, ch in results)
-    lines.append(f"games: {len(results)}, passed (equivalence + both audits + no leak): {ok}")
+    agree = sum(not [p for p in ch.problems if not p.startswith("leak:")] for _, ch in results)
+    lines.append(f"games: {len(results)}, passed (equivalence + both audits + no leak): {ok}; equivalence and "
+                 f"both audits: {agree}; without a leak: {sum(not ch.leaks for _, ch in results)}")
     q: Counter = Counter()
     ex: Counter = Counter()
     gaps: Counter = Counter()

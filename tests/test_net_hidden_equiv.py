@@ -16,7 +16,7 @@ import pytest
 
 from hidden_games import check, check_wec, plan, play_game, play_wec_game
 
-IN_PROCESS = plan(10)
+IN_PROCESS = plan(18)
 WEC = [("deep", 40, "standard"), ("stealth-dominance", 41, "standard")]
 
 
