@@ -63,6 +63,15 @@ HQ_OF = {
 _ENGINES: dict[str, types.ModuleType] = {}
 
 
+def engine_from_state(start: Any) -> types.ModuleType:
+    """The engine module whose new game is ``start`` (the standard start or the skirmish)."""
+    for name in ("skirmish",):
+        mod = engine_from(name)
+        if api.state_hash(mod.new_game(start.options)) == api.state_hash(start):
+            return mod
+    return api
+
+
 def engine_from(start: str) -> types.ModuleType:
     """``engine.api``, or a copy of it whose ``new_game(options)`` sets up the skirmish position."""
     if start == "standard":
@@ -235,6 +244,18 @@ def check_plays(plays: dict[str, Any], states: dict[str, dict[int, Any]], transc
                 break
     if hashes["host"] != hashes["guest"]:
         problems.append("the outcome hashes differ")
+    rebuilt = Counter()
+    if states:      # live machines: each side's log must rebuild the same machine (item 6: resume from one's own data)
+        from wal_helpers import replay_log
+        for role, play in plays.items():
+            rebuilt_match = replay_log(Path(transcripts[role]), engine_from_state(play.start))
+            again = rebuilt_match.play
+            same = (again is not None and again.verdict is not None and again.verdict.ok
+                    and known_key(again.state_value, play.me) == known_key(play.state_value, play.me))
+            rebuilt["log rebuilds the machine" if same else "log rebuild FAILED"] += 1
+            if not same:
+                problems.append(f"rebuild: {role}'s log does not rebuild its machine: "
+                                f"{rebuilt_match.stopped or (again.verdict if again else None)}")
     rep = Report("both")
     questions: Counter = Counter()
     hidden_actions = 0
@@ -263,7 +284,7 @@ def check_plays(plays: dict[str, Any], states: dict[str, dict[int, Any]], transc
     leaks, gaps = split_gaps(rep.leaks)
     for f in leaks[:5]:
         problems.append(f"leak: {f}")
-    exercised = _exercised(tl, plays)
+    exercised = _exercised(tl, plays) + rebuilt
     return Checked(not problems, problems, tl.end, hidden_actions, questions, exercised, leaks, gaps,
                    rep.allowed, rep.piece_plies, rep.values, seconds)
 
@@ -457,9 +478,10 @@ def summarize(results: list[tuple[Game, Checked]]) -> str:
     """The report of a run of games."""
     lines = []
     ok = sum(ch.ok for _, ch in results)
-    agree = sum(not [p for p in ch.problems if not p.startswith("leak:")] for _, ch in results)
+    agree = sum(not [p for p in ch.problems if not p.startswith(("leak:", "rebuild:"))] for _, ch in results)
     lines.append(f"games: {len(results)}, passed (equivalence + both audits + no leak): {ok}; equivalence and "
-                 f"both audits: {agree}; without a leak: {sum(not ch.leaks for _, ch in results)}")
+                 f"both audits: {agree}; without a leak: {sum(not ch.leaks for _, ch in results)}; both logs rebuild "
+                 f"the machines: {sum(not any(p.startswith('rebuild:') for p in ch.problems) for _, ch in results)}")
     q: Counter = Counter()
     ex: Counter = Counter()
     gaps: Counter = Counter()
