@@ -422,12 +422,12 @@ def _before_audit(entries: list[Any]) -> bytes:
     from net.frames import pack
     from net.saves import entry_record
     from leak_scan import _decode_entries
-    out = b""
+    out = []
     for (direction, msg, _), e in zip(_decode_entries(entries), entries):
         if isinstance(msg, AuditOpen):
             break
-        out += pack(entry_record(e))
-    return out
+        out.append(pack(entry_record(e)))
+    return b"".join(out)
 
 
 def _kind(msg: HiddenQuery) -> str:

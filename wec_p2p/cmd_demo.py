@@ -427,22 +427,28 @@ def check_log(path: Path, history: list[str]) -> int:
     """The enemy's actions that reached this side only as commitments (issue 8 item 2): none of
     their texts may be in this side's log before the audit opened them. Returns how many there
     were. :raises DemoFailed: one is there."""
-    from net.chain import _fields
+    from net.chain import ChainReader
     from net.frames import pack
     from net.hidden_wire import AuditOpen, HiddenEvent
-    from net.messages import GAME, decode_fields
     from net.saves import entry_record
     from net.wal import read
 
-    _, entries, _ = read(path)
-    before, hidden = b"", set()
+    header, entries, _ = read(path)
+    readers = {"out": ChainReader(header.me, header.chain_id), "in": ChainReader(header.peer, header.chain_id)}
+    parts: list[bytes] = []
+    hidden: set[int] = set()
     for e in entries:
-        msg = decode_fields(_fields(e.signed.payload)[-1], GAME, "game")
+        verified = readers[e.direction].check(e.signed)
+        if verified is None:
+            continue
+        readers[e.direction].accept(verified)
+        msg = verified.message
         if isinstance(msg, AuditOpen):
             break
-        before += pack(entry_record(e))
+        parts.append(pack(entry_record(e)))
         if e.direction == "in" and isinstance(msg, HiddenEvent) and msg.commit is not None:
             hidden.add(msg.index)
+    before = b"".join(parts)
     texts = {history[i] for i in hidden if i < len(history)}
     public = {history[i] for i in range(len(history)) if i not in hidden}
     for text in sorted(texts - public):
