@@ -30,19 +30,22 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable
 
-from engine.actions import EndTurn
-from engine.partial import Consequences, Detectors, Opening, Shown, Side
-from engine.state import enemy
+from engine.partial import Shown, Side, without_locks_on
+from engine.state import enemy, serialise
 from net import hidden_engine as he
 from net.commitments import CommitmentError, Context, SeededSalts, TurnCommitment, commit_action, commit_turn, \
     verify_leaf
 from net.errors import ProtocolError
+from net.frames import pack, unpack_strict
+from net.hidden_audit import audit_peer
+from net.hidden_seal import seal, unseal
 from net.hidden_wire import AuditOpen, HiddenAck, HiddenAnswer, HiddenEvent, HiddenQuery, HiddenShown, leaf, unleaf
 from net.lockstep import Lockstep, PlayState
 from net.messages import Action, ActionResult, Claim, DesyncReport, EndTurn, Message, UndoAnswer, UndoRequest
 from net.outputs import Event, Output, Send, Stop
 
 N_SLOTS = 256            # leaves per root: every serial a game can reach (28 + reinforcements), padded
+UNDO_DEPTH = 32          # actions an undo can go back (each keeps a snapshot of our side)
 AUDIT_SECONDS = 60       # a side that has not opened its secrets this long after the end loses
 SIDE_OF = {"white": "W", "black": "B"}
 
@@ -59,6 +62,7 @@ class Ev:
     res: Any = None                 # he.Resolved once resolved (resolver)
     peer_text: str | None = None    # owner: the public text, or None for a hidden action
     start: bool = False             # a start phase
+    question: Any = None            # resolver: the question last sent (its answer's kind)
     asked: int = 0                  # questions sent (resolver) / answered (owner)
 
 
@@ -81,6 +85,9 @@ class HiddenLockstep(Lockstep):
         self.rn = -1                                     # our last root's number
         self._tc: TurnCommitment | None = None
         self._tc_key: Any = None
+        self._tc_whole: bytes | None = None
+        self._verified: tuple[Any, set[Any]] = (None, set())
+        self._tc_phash = ""
         self.peer_root: tuple[int, bytes] | None = None
         self._peer_may_change = True
         self.own_hidden: list[tuple[int, str]] = []      # our hidden actions (index, text), for the audit
@@ -109,7 +116,7 @@ class HiddenLockstep(Lockstep):
         cur = Ev("resolver", self.index, action, text)
         first = self._step(cur, preview=True)
         self._cached = (text, (cur, first))
-        return Send(first, secrets={"action": text})
+        return Send(first)   # the text travels sealed to ourselves: our log and the peer's copy keep it
 
     @property
     def auditing(self) -> bool:
@@ -177,8 +184,11 @@ class HiddenLockstep(Lockstep):
         """Resolve ``cur`` with the answers so far: the next question, or (resolved) the event.
         ``preview``: only compute the message (``act``), change nothing."""
         res = he.resolve_step(self.side, cur.action, cur.answers)
+        first = cur.action is not None and not cur.answers   # our command's first message: sealed text
+        sealed = seal(self.seed, self.game_id, self.ev, cur.index, cur.text) if first else None
         if isinstance(res, he.Question):
-            return HiddenQuery(self.ev, len(cur.answers), he.dump(res), *self._stamp())
+            cur.question = res
+            return HiddenQuery(self.ev, len(cur.answers), he.dump_question(res), sealed, *self._stamp())
         side = copy.copy(self.side) if preview else self.side
         if preview:
             side.state = res.work
@@ -194,14 +204,23 @@ class HiddenLockstep(Lockstep):
             else:
                 commit, _ = commit_action(Context(self.game_id, self.me, cur.index), cur.index, cur.text, self.salts)
         stamp = self._stamp(res.work)
-        return HiddenEvent(self.ev, cur.index, text, commit, he.dump(c), he.dump(side.detectors()), *stamp)
+        return HiddenEvent(self.ev, cur.index, text, commit, he.dump_consequences(c),
+                           he.dump_detectors(side.detectors()), sealed, *stamp)
 
-    def _own_first(self, msg: Message, secrets: dict[str, Any] | None) -> list[Output]:
-        """Our action's first message (a command; its text is in the secrets), or a message our
-        machine computed itself (nothing to do: it changed our state when it was computed)."""
-        if self.cur is not None or not secrets or "action" not in secrets:
+    def own_command_fits(self, msg: Message) -> bool:
+        """Could ``msg`` be our next command now (a resume rebuilding our log from the peer's copy)?"""
+        if isinstance(msg, (HiddenQuery, HiddenEvent)) and msg.seal is not None:
+            return self.my_move() and msg.ev == self.ev
+        return False
+
+    def _own_first(self, msg: Any, secrets: dict[str, Any] | None) -> list[Output]:
+        """Our action's first message (a command: it carries the action's text sealed to us), or a
+        message our machine computed itself (nothing to do: it changed our state then)."""
+        if self.cur is not None or msg.seal is None:
             return []
-        text = secrets["action"]
+        if msg.ev != self.ev:
+            return self._break(f"our logged action of event {msg.ev} does not fit event {self.ev}")
+        text = unseal(self.seed, self.game_id, msg.ev, self.index, msg.seal)
         if not self.my_move():
             return self._break(f"our logged action {text!r} does not fit the game (not our move)")
         cached, self._cached = self._cached, None
@@ -211,6 +230,10 @@ class HiddenLockstep(Lockstep):
         self.state = PlayState.AWAIT_RESULT
         if isinstance(msg, HiddenQuery):
             self.stats["questions"] += 1
+            if cur.question is None:    # rebuilt from the log: compute the question again
+                again = self._step(cur)
+                if again != msg:
+                    return self._break("our own logged question differs from what our engine asks (replay mismatch)")
         if isinstance(msg, HiddenEvent):
             again = self._step(cur)
             if again != msg:
@@ -230,9 +253,10 @@ class HiddenLockstep(Lockstep):
         self._peer_stamp(msg, change=False)
         if msg.phash != he.public_hash(self.side.state):
             raise ProtocolError("the answerer's public state differs from ours (public hash)")
-        answer = he.load(msg.answer, he.Answer)
+        assert cur.question is not None
+        answer = he.load_answer(msg.answer, cur.question.kind)
         opened = self._check_leaves(msg.opened, msg.rn, msg.root, self.them)
-        if sorted(opened) != sorted(he.dump_opening(o) for o in he.answer_openings(answer)):
+        if sorted(map(pack, opened)) != sorted(pack(he.dump_opening(o)) for o in he.answer_openings(answer)):
             raise ProtocolError(f"answer {msg.n} of event {msg.ev} opens pieces its leaf openings do not")
         cur.answers.append(answer)
         self.stats["answers"] += 1
@@ -253,12 +277,11 @@ class HiddenLockstep(Lockstep):
             raise ProtocolError("after our event the peer's public state differs from ours (public hash)")
         shown_o = Shown(tuple(he.load_opening(v) for v in
                               self._check_leaves(msg.shown, msg.rn, msg.root, self.them)))
-        det_o = he.load(msg.det, Detectors)
+        det_o = he.load_detectors(msg.det)
         res = cur.res
         gone = self.side.gone(res.before, res.work, msg.targets)
-        det_o2 = Detectors(det_o.pieces, tuple(lk for lk in det_o.locks if lk[1] not in gone))
-        shown_r = self.side.shown_to(det_o2)
-        self.side.accept(_without_locks_on(shown_o, gone))
+        shown_r = self.side.shown_to(without_locks_on(det_o, gone))
+        self.side.accept(shown_o)
         self.state_value = self.side.state
         stamp = self._stamp()
         out = HiddenShown(msg.ev, sorted(gone), self._leaves(shown_r), *stamp)
@@ -273,12 +296,12 @@ class HiddenLockstep(Lockstep):
         self._peer_stamp(msg, change=cur.asked == 0)
         if msg.phash != he.public_hash(self.side.state):
             raise ProtocolError("the resolver's public state differs from ours (public hash)")
-        q = he.load(msg.question, he.Question)
+        q = he.load_question(msg.question)
         answer = he.owner_answer(self.side.state, self.me, q)
         cur.asked += 1
         stamp = self._stamp()
         leaves = [leaf(self._tc.open(op.piece.sid)) for op in he.answer_openings(answer)]  # type: ignore[union-attr]
-        return [Send(HiddenAnswer(msg.ev, msg.n, he.dump(answer), leaves, *stamp))]
+        return [Send(HiddenAnswer(msg.ev, msg.n, he.dump_answer(answer), leaves, *stamp))]
 
     def _peer_event(self, msg: HiddenEvent, _s: Any) -> list[Output]:
         cur = self._owner_event(msg.ev)
@@ -288,8 +311,8 @@ class HiddenLockstep(Lockstep):
         if start != cur.start:
             raise ProtocolError("a start phase where an action was due, or an action where the start phase was due")
         self._peer_stamp(msg, change=True)
-        c = he.load(msg.cons, Consequences)
-        det_r = he.load(msg.det, Detectors)
+        c = he.load_consequences(msg.cons)
+        det_r = he.load_detectors(msg.det)
         if not start:
             self.peer_actions += 1
             if msg.commit is not None:
@@ -304,7 +327,7 @@ class HiddenLockstep(Lockstep):
         targets = list(self.side.lock_targets())
         det_o = self.side.detectors()
         stamp = self._stamp()
-        out = HiddenAck(msg.ev, targets, self._leaves(shown_o), he.dump(det_o), *stamp)
+        out = HiddenAck(msg.ev, targets, self._leaves(shown_o), he.dump_detectors(det_o), *stamp)
         return [Send(out)]
 
     def _peer_shown(self, msg: HiddenShown, _s: Any) -> list[Output]:
@@ -341,7 +364,8 @@ class HiddenLockstep(Lockstep):
             self._mover = s.side_to_move
             self.turn += 1
             self.refused = {"us": 0, "peer": 0}
-            out.append(Event("turn-ok", {"turn": self.turn - 1, "state_hash": self.engine.state_hash(s)}))
+            # the public hash: what both sides hold alike (each side's whole state is its own)
+            out.append(Event("turn-ok", {"turn": self.turn - 1, "state_hash": he.public_hash(s)}))
             if self.draw_offer is not None and self.turn > self.draw_offer[1] + 1:
                 out.append(Event("draw-offer-lapsed", {"by": self.draw_offer[0], "turn": self.draw_offer[1]}))
                 self.draw_offer = None
@@ -386,13 +410,17 @@ class HiddenLockstep(Lockstep):
     def _stamp(self, state: Any = None) -> tuple[int, bytes, str]:
         """(root number, root, public hash) over our current own pieces (recommitted when they changed)."""
         s = self.side.state if state is None else state
+        whole = serialise(s)     # cached by the state while it does not change
+        if whole == self._tc_whole and self._tc is not None:
+            return self.rn, self._tc.root, self._tc_phash
+        self._tc_whole, self._tc_phash = whole, he.public_hash(s)
         mine = {sid: he.leaf_value(s, sid) for sid, p in s.pieces.items() if p.side == self.me}
         if mine != self._tc_key:
             self.rn += 1
             self._tc = commit_turn(Context(self.game_id, self.me, self.rn), mine, self.n_slots, self.salts)
             self._tc_key = mine
         assert self._tc is not None
-        return self.rn, self._tc.root, he.public_hash(s)
+        return self.rn, self._tc.root, self._tc_phash
 
     def _leaves(self, shown: Shown) -> list[list[Any]]:
         assert self._tc is not None
@@ -416,8 +444,16 @@ class HiddenLockstep(Lockstep):
         CommitmentError naming the check that failed."""
         ctx = Context(self.game_id, side, rn)
         out = []
+        if self._verified[0] != (rn, root):     # openings already checked against this very root
+            self._verified = ((rn, root), set())
+        seen = self._verified[1]
         for r in raw:
+            key = (r[0], r[1], r[2], tuple(r[3]))
+            if key in seen:
+                out.append(unpack_strict(r[1]))
+                continue
             value = verify_leaf(ctx, self.n_slots, root, unleaf(r, ctx, self.n_slots))
+            seen.add(key)
             op = he.load_opening(value)
             if op.piece.sid != r[0] or op.piece.side != side:
                 raise CommitmentError("value", f"slot {r[0]} opens piece {op.piece.sid} of side {op.piece.side}")
@@ -449,7 +485,6 @@ class HiddenLockstep(Lockstep):
         self.opens[who] = msg
         if len(self.opens) < 2:
             return []
-        from net.hidden_audit import audit_peer   # the audit re-runs this machine: imported late
         self.verdict = audit_peer(self)
         for i, t in self.verdict.peer_actions.items():
             if i < len(self.history) and self.history[i] == "?":
@@ -482,13 +517,15 @@ class HiddenLockstep(Lockstep):
 
     def _snap(self) -> None:
         """Keep our side as it is now, idle with ``index`` actions applied (undo restores it)."""
+        for old in [k for k in self.snapshots if k <= self.index - UNDO_DEPTH]:
+            del self.snapshots[old]
         self.snapshots[self.index] = (_copy_side(self.side), self.turn, self._mover, list(self.own_hidden),
                                       dict(self.peer_hidden))
 
     def request_undo(self) -> Send:
         """Ask to take back the last action. :raises RuntimeError / RuleError (competitive, 02/D24)."""
         if (self.state is not PlayState.PLAYING or self.cur is not None or self.undo_asked is not None
-                or not self.history or self.side.state.result is not None):
+                or not self.history or self.side.state.result is not None or self.index - 1 not in self.snapshots):
             raise RuntimeError("nothing to undo now")
         _check_undo(self.options)
         return Send(UndoRequest(self.index))
@@ -523,6 +560,8 @@ class HiddenLockstep(Lockstep):
                     "nothing was undone")
         if self.side.state.result is not None:
             return "the game is over; nothing was undone"
+        if index - 1 not in self.snapshots:
+            return f"04/U31: a hidden game keeps the last {UNDO_DEPTH} actions for undo; nothing was undone"
         return None
 
     def _undo_answer(self, own: bool, msg: UndoAnswer) -> list[Output]:
@@ -561,6 +600,9 @@ class HiddenLockstep(Lockstep):
                                           "seq": None if own else seq}), Stop(detail)]
 
 
+HiddenLockstep.honest_class = HiddenLockstep   # what the audit re-runs of the peer (also under a liar subclass)
+
+
 def _copy_side(side: Side) -> Side:
     """An independent copy of ``side`` (its methods change their state in place)."""
     state = side.state.clone()
@@ -577,19 +619,6 @@ def _check_undo(options: Any) -> None:
 
 def _other(colour: str) -> str:
     return "black" if colour == "white" else "white"
-
-
-def _without_locks_on(shown: Shown, gone: frozenset[int]) -> Shown:
-    """The owner's shown pieces less their sources' locks on pieces the event took (the owner
-    ends those locks on reading ``gone``, RUL-19)."""
-    if not gone:
-        return shown
-    out = []
-    for op in shown.pieces:
-        locks = tuple(lk for lk in op.locks if lk[1] not in gone)
-        out.append(op if locks == op.locks else Opening(op.piece, op.hits, op.revealed_until, op.art_ready, locks,
-                                                        op.stunned_at_start))
-    return Shown(tuple(out))
 
 
 _OMNISCIENT = (Action, ActionResult, EndTurn, DesyncReport)

@@ -69,13 +69,20 @@ def unleaf(raw: list[Any], ctx: Context, n_slots: int) -> LeafOpening:
     return LeafOpening(ctx, n_slots, raw[0], raw[1], raw[2], tuple(raw[3]))
 
 
-@game("hidden-query", ev=_int(), n=_int(), question=_bmax(MAX_BLOB), **_ROOT)
+SEAL_LEN = 128 + 16       # an action's text, padded to 128 bytes, sealed with ChaCha20-Poly1305
+_SEAL = lambda v: v is None or (isinstance(v, bytes) and len(v) == SEAL_LEN)  # noqa: E731
+
+
+@game("hidden-query", ev=_int(), n=_int(), question=_bmax(MAX_BLOB), seal=_SEAL, **_ROOT)
 @dataclass(frozen=True)
 class HiddenQuery(Message):
-    """Resolver -> owner: question ``n`` of event ``ev`` (HQ-1..HQ-13)."""
+    """Resolver -> owner: question ``n`` of event ``ev`` (HQ-1..HQ-13). The first message of our
+    action carries ``seal``: its text encrypted to ourselves (net.hidden_seal), so that the peer's
+    copy rebuilds our log after a crash while only we can read it."""
     ev: int
     n: int
     question: bytes
+    seal: bytes | None
     rn: int
     root: bytes
     phash: str
@@ -97,7 +104,7 @@ class HiddenAnswer(Message):
 
 @game("event", ev=_int(), index=_int(), text=lambda v: isinstance(v, str) and len(v) <= 128,
       commit=lambda v: v is None or (isinstance(v, bytes) and len(v) == 32), cons=_bmax(MAX_BLOB),
-      det=_bmax(MAX_BLOB), **_ROOT)
+      det=_bmax(MAX_BLOB), seal=_SEAL, **_ROOT)
 @dataclass(frozen=True)
 class HiddenEvent(Message):
     """Resolver -> owner: event ``ev`` resolved (action ``index``; a start phase has
@@ -109,6 +116,7 @@ class HiddenEvent(Message):
     commit: bytes | None
     cons: bytes
     det: bytes
+    seal: bytes | None
     rn: int
     root: bytes
     phash: str

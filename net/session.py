@@ -542,6 +542,9 @@ class GameConnection:
                 raise WalError(f"our {msg.TAG!r} message was lost with the secret behind its commitment "
                                "(the damaged part of the log); start with --new-game")
             return True
+        fits = getattr(play, "own_command_fits", None)
+        if fits is not None and fits(msg):   # hidden play: our action's first message
+            return True
         if isinstance(msg, Action):
             return play.my_move() and msg.index == play.index
         if isinstance(msg, UndoRequest):

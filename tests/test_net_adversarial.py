@@ -19,7 +19,8 @@ from net import certs
 from net.bot import BotDriver
 from net.chain import SIG_CONTEXT, ChainWriter
 from net.frames import encode_frame, pack
-from net.messages import Action, ActionResult, Colour, Ping, Signed, encode_fields, encode_link
+from net.hidden_wire import HiddenAck, HiddenAnswer
+from net.messages import Action, Colour, Ping, Signed, encode_fields, encode_link
 from net.session import Host, Outcome
 from net.transport import PeerRefused, connect
 from net_evil import Evil
@@ -213,7 +214,7 @@ def test_replayed_message_is_ignored_and_the_game_goes_on(tmp_path: Path) -> Non
 
     before, mid, ended, result = run(_scenario(tmp_path, body))
     assert mid == before and ended == 0
-    assert isinstance(result, ActionResult) and result.ok
+    assert isinstance(result, (HiddenAnswer, HiddenAck))   # the host answers our action: play goes on
 
 
 def _forge(evil: Evil, msg: Any, **changes: Any) -> Signed:
@@ -290,34 +291,38 @@ def test_two_messages_with_the_same_sequence_number_stop_the_game_with_evidence(
 
 
 def test_illegal_action_is_rejected_with_its_rule_and_changes_nothing(tmp_path: Path) -> None:
-    """B8: an illegal action (moving the opponent's piece; bad notation) is rejected by the
-    receiver's engine with the rule it broke; the host's state is unchanged and the game goes on."""
-    async def body(host: Host, evil: Evil, port: int) -> tuple[list[ActionResult], str, str, int]:
+    """B8 (hidden play, docs/rulings.md HN-1): an illegal action (moving the opponent's piece; bad
+    notation) is refused by the acting side's own engine with the rule it broke, before anything
+    is sent: the host's log and state are unchanged, and a legal action then goes through."""
+    async def body(host: Host, evil: Evil, port: int) -> tuple[list[Exception], bytes, bytes, str, str, int, Any]:
         await _in_play(host, evil, port)
         play = evil.match.play
         assert play is not None
         state = play.state_value
+        white_state = engine.new_game(play.options)
         rng = random.Random(5)
-        white_state = state
         while engine.side_to_move(white_state) == "black":
             white_state = engine.apply_action(white_state, engine.random_action(white_state, rng))
         legal_now = {engine.format_action(a) for a in engine.legal_actions(state)}
         illegal = next(t for t in map(engine.format_action, engine.legal_actions(white_state)) if t not in legal_now)
-        hash_before = engine.state_hash(state)
-        results = []
+        await asyncio.sleep(0.2)
+        before, hash_before = _wal(host), engine.state_hash(state)
+        refused: list[Exception] = []
         for text in (illegal, "no such move"):
-            await evil.send(Action(0, text), feed=False)
-            results.append(await evil.pump())
-        # the honest host still plays on: a legal action is accepted
-        await evil.send(Action(0, sorted(legal_now)[0]), feed=False)
-        results.append(await evil.pump())
-        return results, hash_before, engine.state_hash(state), len(host.connections)
+            with pytest.raises((engine.RuleError, engine.NotationError)) as info:
+                play.act(text)
+            refused.append(info.value)
+        await asyncio.sleep(0.2)
+        after = _wal(host)
+        await evil.send(play.act(sorted(legal_now)[0]).message)
+        answer = await evil.pump()
+        return refused, before, after, hash_before, engine.state_hash(state), len(host.connections), answer
 
-    results, h0, h1, ended = run(_scenario(tmp_path, body))
-    assert [r.ok for r in results] == [False, False, True]
-    assert results[0].rule and results[0].rule != "notation" and results[0].reason
-    assert results[1].rule == "notation"
-    assert h0 == h1 and ended == 0
+    refused, before, after, h0, h1, ended, answer = run(_scenario(tmp_path, body))
+    assert isinstance(refused[0], engine.RuleError) and refused[0].rule and str(refused[0])
+    assert isinstance(refused[1], engine.NotationError)
+    assert before == after and h0 == h1 and ended == 0
+    assert isinstance(answer, (HiddenAnswer, HiddenAck))
 
 
 def test_flood_of_frames_is_dropped(tmp_path: Path) -> None:

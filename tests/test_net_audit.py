@@ -30,7 +30,9 @@ from net.bot import BotDriver
 from net.chain import SIG_CONTEXT, ChainReader
 from net.frames import encode_frame
 from net.frames import unpack_strict
-from net.messages import ActionResult, Ping, Signed, UndoAnswer, UndoRequest, encode_link
+from engine.partial import known_key
+from net.hidden_wire import HiddenAck, HiddenAnswer, HiddenEvent
+from net.messages import Ping, Signed, UndoAnswer, UndoRequest, encode_link
 from net.saves import load_save, verify_transcript
 import net.session as session_mod
 from net.session import Host, Outcome, join, play_as_guest
@@ -233,23 +235,39 @@ class Recorder(BotDriver):
         play = match.play
         if self.ask_undo and not self.asked and play is not None and play.my_move():
             if self.before is None:
-                self.before = engine.state_hash(play.state_value)
+                self.before = _key(play)
                 text = next(t for t in map(engine.format_action, engine.legal_actions(play.state_value))
                             if t != "END")
                 self.actions += 1
                 return play.act(text)
-            self.asked, self.after = True, engine.state_hash(play.state_value)
+            self.asked, self.after = True, _key(play)
             return play.request_undo()
         return super().decide(match)
 
     def on_event(self, event: Any) -> None:
         super().on_event(event)
         play = self.match.play if self.match is not None else None
-        self.seen.append((event.kind, dict(event.data), engine.state_hash(play.state_value) if play else None,
+        self.seen.append((event.kind, dict(event.data), _key(play) if play else None,
                           play.index if play else None))
 
     def at(self, kind: str) -> list[tuple[dict[str, Any], str | None, int | None]]:
         return [(data, h, index) for k, data, h, index in self.seen if k == kind]
+
+
+def _key(play: Any) -> str:
+    """What our side knows now (hidden play: each side holds a partial state, docs/rulings.md
+    HN-1), comparable with ``known_key`` of the omniscient state."""
+    return known_key(play.state_value, play.me)
+
+
+def _omni_keys(options: Any, history: list[str], n: int) -> list[dict[str, str]]:
+    """known_key of the omniscient state after each of the first ``n`` actions, per side."""
+    state = engine.new_game(options)
+    keys = [{s: known_key(state, s) for s in "BW"}]
+    for text in history[:n]:
+        state = engine.apply_action(state, engine.parse_action(text))
+        keys.append({s: known_key(state, s) for s in "BW"})
+    return keys
 
 
 async def _recorded_game(tmp: Path, host_bot: BotDriver, guest_bot: BotDriver) -> tuple[Outcome, Outcome, Any, Any]:
@@ -283,8 +301,14 @@ def test_undo_over_the_network_needs_the_peers_approval(tmp_path: Path, approve:
     ((h_answer, h_hash, h_index),) = host_bot.at("undo-answer")
     assert g_answer["accept"] is h_answer["accept"] is approve
     assert host_bot.at("undo-request")[0][0] == {"index": 1}
-    assert g_hash == h_hash == (guest_bot.before if approve else guest_bot.after)
+    assert g_hash == (guest_bot.before if approve else guest_bot.after)
     assert g_index == h_index == (0 if approve else 1)
+    # each side holds what it may know of the omniscient state before (approved) or after the move
+    play = guest_out.match.play
+    first = next(t for t in map(engine.format_action, engine.legal_actions(engine.new_game(play.options)))
+                 if t != "END")
+    keys = _omni_keys(play.options, [first], 1)[g_index]
+    assert (g_hash, h_hash) == (keys["B"], keys["W"])
     assert guest_bot.before != guest_bot.after
     # the game went on to its end, in step
     assert (host_out.status, guest_out.status) == ("finished", "finished")
@@ -321,16 +345,18 @@ def test_undo_is_refused_in_a_competitive_game_on_both_sides(tmp_path: Path) -> 
             await evil.hello()
             await evil.setup_as_black(requests=[{"competitive": True}])
             play = evil.match.play
-            await evil.send(play.act(next(t for t in map(engine.format_action, engine.legal_actions(play.state_value))
-                                          if t != "END")).message)
-            assert isinstance(await evil.pump(), ActionResult)
-            before = engine.state_hash(play.state_value)
+            text = next(t for t in map(engine.format_action, engine.legal_actions(play.state_value)) if t != "END")
+            await evil.send(play.act(text).message)
+            assert isinstance(await evil.pump(), (HiddenAnswer, HiddenAck))
+            while play.cur is not None:   # the rest of our action's exchange
+                await evil.pump()
+            before = _omni_keys(play.options, [text], 1)[1]["W"]   # what white may know after it
             await evil.send(UndoRequest(1), feed=False)
             answer = await evil.pump()
             while not bot.at("undo-refused"):
                 await asyncio.sleep(0.001)
             host_play = bot.match.play
-            return answer, bot.at("undo-refused"), before, engine.state_hash(host_play.state_value), host_play.index
+            return answer, bot.at("undo-refused"), before, _key(host_play), host_play.index
         finally:
             if evil.link is not None:
                 await evil.link.close()
@@ -343,8 +369,8 @@ def test_undo_is_refused_in_a_competitive_game_on_both_sides(tmp_path: Path) -> 
 
 
 class CrossingAsker(Recorder):
-    """Black (first to move): one move and END, then, once white's hash for turn 0 has arrived,
-    asks to take its END back although it is white's move. Then the random bot."""
+    """Black (first to move): one move and END, then, once white's start phase is done on its
+    side, asks to take its END back although it is white's move. Then the random bot."""
 
     def decide(self, match: Any) -> Any:
         self.match = match
@@ -355,8 +381,8 @@ class CrossingAsker(Recorder):
             moves = [t for t in map(engine.format_action, engine.legal_actions(play.state_value)) if t != "END"]
             self.actions += 1
             return play.act(moves[0] if play.index == 0 else "END")
-        if play.index == 2 and 0 in play.peer_hashes:
-            self.asked, self.after = True, engine.state_hash(play.state_value)
+        if play.index == 2 and play.cur is None and play.turn == 1:
+            self.asked, self.after = True, _key(play)
             return play.request_undo()
         return None
 
@@ -369,9 +395,9 @@ def _transcript(out: Outcome) -> list[tuple[str, str, dict[str, Any]]]:
 
 def test_undo_request_crossing_the_peers_action_is_answered_no(tmp_path: Path, monkeypatch: Any) -> None:
     """issue 4 item 5: an undo request sent when it is not our move can cross the peer's next
-    action in flight. The guest (black) moves and ENDs its turn; the host (white) sends its
-    hash for turn 0 and, in the same write, its first action, so that when the guest reads that
-    hash and asks to undo its END, white's action is already on the wire. The host, whose action
+    action in flight. The guest (black) moves and ENDs its turn; the host (white) sends the last
+    message of its start phase (``shown``) and, in the same write, its first action, so that when
+    the guest reads that message and asks to undo its END, white's action is already on the wire. The host, whose action
     awaits its result, answers "no" with the reason (it used to stop the game with "undo request
     out of turn"); the guest applies white's action and hears the reason. Nothing is undone on
     either side and the game goes on to its end with equal hashes."""
@@ -385,8 +411,8 @@ def test_undo_request_crossing_the_peers_action_is_answered_no(tmp_path: Path, m
             if isinstance(msg, Signed) and not held["done"]:
                 if held["msg"] is None:
                     tag, fields = unpack_strict(msg.payload)[5]
-                    if tag == "end-turn" and fields["turn"] == 0:
-                        held["msg"] = msg   # the host's hash for turn 0 leaves with its next message
+                    if tag == "shown":
+                        held["msg"] = msg   # the end of the host's start phase leaves with its next message
                         return
                 else:
                     held["done"] = True
@@ -402,10 +428,12 @@ def test_undo_request_crossing_the_peers_action_is_answered_no(tmp_path: Path, m
 
     # the crossing really happened: each side sent its message before it read the other's
     host_log, guest_log = _transcript(host_out), _transcript(guest_out)
-    host_order = [(d, t) for d, t, f in host_log if t == "undo-request" or (t == "action" and f["index"] == 2)]
-    guest_order = [(d, t) for d, t, f in guest_log if t == "undo-request" or (t == "action" and f["index"] == 2)]
-    assert host_order == [("out", "action"), ("in", "undo-request")]
-    assert guest_order == [("out", "undo-request"), ("in", "action")]
+    def action_2(t: str, f: dict[str, Any]) -> bool:   # white's first action: its first sealed message
+        return t in ("hidden-query", "event") and f.get("seal") is not None
+    host_order = [(d, t) for d, t, f in host_log if t == "undo-request" or (d == "out" and action_2(t, f))][:2]
+    guest_order = [(d, t) for d, t, f in guest_log if t == "undo-request" or (d == "in" and action_2(t, f))][:2]
+    assert [d for d, _ in host_order] == ["out", "in"] and host_order[1][1] == "undo-request"
+    assert [d for d, _ in guest_order] == ["out", "in"] and guest_order[0][1] == "undo-request"
     # the host answered "no" at once, its driver never asked, nothing undone
     reason = "the other side had already acted (its action 2 crossed the undo request); nothing was undone"
     assert [f for d, t, f in host_log if t == "undo-answer"] == [{"index": 2, "accept": False, "reason": reason}]
@@ -417,13 +445,12 @@ def test_undo_request_crossing_the_peers_action_is_answered_no(tmp_path: Path, m
     assert answer == {"accept": False, "reason": reason}
     history = host_out.match.play.history
     assert history == guest_out.match.play.history and history[1] == "END"
-    replay = engine.new_game(host_out.match.play.options)
-    hashes = [engine.state_hash(replay)]
-    for text in history[:3]:
-        replay = engine.apply_action(replay, engine.parse_action(text))
-        hashes.append(engine.state_hash(replay))
-    assert (h_index, h_hash) == (2, hashes[2]) == (2, guest_bot.after)   # white's action still awaited its result
-    assert (g_index, g_hash) == (3, hashes[3])                           # white's action applied, END not undone
+    keys = _omni_keys(host_out.match.play.options, history, 3)
+    assert (h_index, h_hash) == (2, keys[2]["W"])    # white's action was being resolved
+    assert guest_bot.after == keys[2]["B"]
+    # the "no" reaches the guest while white's action is being resolved (its questions, or its
+    # event awaiting the end): nothing undone, the action then completes (history above)
+    assert g_index == 2
     # the game went on to its end, in step
     assert (host_out.status, guest_out.status) == ("finished", "finished")
     assert host_out.state_hash == guest_out.state_hash
@@ -719,7 +746,8 @@ from net.frames import encode_frame, unpack_strict
 from net.messages import Signed, encode_link
 real, seen = transport.Link.send, []
 async def send(self, msg):
-    if isinstance(msg, Signed) and unpack_strict(msg.payload)[5][0] == "action":
+    tag, fields = unpack_strict(msg.payload)[5] if isinstance(msg, Signed) else ("", {})
+    if tag in ("hidden-query", "event") and fields["seal"] is not None:   # our action's first message
         seen.append(msg)
         if len(seen) == nth:
             with open(record, "wb") as f:
@@ -739,7 +767,7 @@ sys.exit(main(sys.argv[5:]))
 
 
 def _replayed(transcript: Path) -> tuple[str, int, int]:
-    """Rebuild the game from a finished transcript: (state hash, actions applied, ok results)."""
+    """Rebuild the game from a finished transcript: (state hash, actions applied, action events)."""
     header, entries, _ = read(transcript)
     verify_transcript(header, entries)
     match = Match(engine, header.chain_id, header.role)
@@ -750,9 +778,9 @@ def _replayed(transcript: Path) -> tuple[str, int, int]:
         assert verified is not None
         readers[entry.direction].accept(verified)
         match.feed(entry.direction == "out", verified.message, entry.secrets)
-        oks += isinstance(verified.message, ActionResult) and verified.message.ok
+        oks += isinstance(verified.message, HiddenEvent) and bool(verified.message.text or verified.message.commit)
     assert match.finished
-    return engine.state_hash(match.play.state_value), match.play.index, oks
+    return match.play.final_hash, match.play.index, oks
 
 
 @pytest.mark.parametrize("mode", ["before", "during", "after"])
@@ -776,14 +804,14 @@ def test_wec_killed_after_logging_an_action_resumes_without_equivocation(tmp_pat
         join = ["join", f"127.0.0.1:{port.group(1)}", "--bot", "random", "--seed", "2", "--auto-confirm"]
         crashing = subprocess.Popen([sys.executable, "-c", CRASHING, pub, mode, "3", str(record), *join],
                                     env=guest_env, cwd=REPO, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        crashing.communicate(timeout=60)
+        crashing.communicate(timeout=180)
         assert crashing.returncode == -signal.SIGKILL
         logged = record.read_bytes()
         (wal_path,) = (tmp_path / "b" / "games").glob("active-*.wal")
         assert [e.signed.payload for e in read(wal_path)[1] if e.direction == "out"][-1] == logged  # logged first
         guest = wec(vendor, guest_env, *join)                                                      # restarted
-        g_out, g_err = guest.communicate(timeout=60)
-        h_out, h_err = host.communicate(timeout=30)
+        g_out, g_err = guest.communicate(timeout=180)
+        h_out, h_err = host.communicate(timeout=60)
     finally:
         host.kill()
         host.communicate()

@@ -15,7 +15,7 @@ import engine.api as engine
 from net.bot import BotDriver
 from net.chain import ChainReader
 from net.match import Match
-from net.messages import Action, Claim, DrawAnswer, DrawOffer, Resign, Signed
+from net.messages import Action, Claim, DrawAnswer, DrawOffer, Resign
 from net.outputs import Send
 from net.saves import verify_transcript
 from net.session import Host, claim_abandoned, join, play_as_guest

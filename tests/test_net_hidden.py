@@ -19,15 +19,16 @@ import pytest
 import engine.api as engine
 from engine.partial import enemy_hidden_held, known_diff, known_key
 from engine.visibility import hidden_from
+from net.audit_log import audit_log
 from net.bot import BotDriver
-from net.commitments import CommitmentError
 from net.hidden_pair import HiddenPair
 from net.hidden_play import HiddenLockstep
 from net.hidden_wire import AuditOpen, HiddenAnswer, HiddenEvent
-from net.outputs import Send
+from net.messages import Claim
 from net.session import Host, play_as_guest
 from net.wal import read
 from net_helpers import make_cfg, run
+from wec_p2p.cli import main
 
 #: option sets that bring stealth, submerged Subs and detection into play (tests/test_partial.py)
 STEALTH = dict(detection_dominance="stealth", stealth_range_detection=True, stealth_detect_range=2)
@@ -160,9 +161,24 @@ def test_an_audit_with_a_changed_hidden_action_names_the_commitment() -> None:
 
 # ---- real TLS games ---------------------------------------------------------------------------
 
-def _bots(opts: dict[str, Any], max_actions: int | None = None) -> tuple[BotDriver, BotDriver]:
-    return (BotDriver(engine, seed=11, colour="white", max_actions=max_actions),
-            BotDriver(engine, seed=12, colour="black", requests=[opts], max_actions=max_actions))
+class ResigningBot(BotDriver):
+    """The random bot, which resigns on its move after ``resign_after`` actions of its own (a
+    short game that still ends, and so is audited, HN-4)."""
+
+    def __init__(self, *args: Any, resign_after: int = 10**9, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.resign_after = resign_after
+
+    def decide(self, match: Any) -> Any:
+        play = match.play
+        if play is not None and play.my_move() and self.actions >= self.resign_after and play.result is None:
+            return play.resign()
+        return super().decide(match)
+
+
+def _bots(opts: dict[str, Any], resign_after: int = 60) -> tuple[BotDriver, BotDriver]:
+    return (BotDriver(engine, seed=11, colour="white"),
+            ResigningBot(engine, seed=12, colour="black", requests=[opts], resign_after=resign_after))
 
 
 async def _tls_game(tmp: Path, host_bot: BotDriver, guest_bot: BotDriver, kill_after: int | None = None,
@@ -209,15 +225,22 @@ def test_tls_bot_game_with_stealth_ends_with_the_audit_passed_on_both_sides(tmp_
     audits pass; each side's final partial state is what it may know of the omniscient replay of
     the (now complete) history, and the outcome hashes agree (the audited final state)."""
     host_bot, guest_bot = _bots(STEALTH)
-    hc, gc, host_out, guest_out, _ = run(_tls_game(tmp_path, host_bot, guest_bot), 240)
+    hc, gc, host_out, guest_out, _ = run(_tls_game(tmp_path, host_bot, guest_bot), 400)
     assert (host_out.status, guest_out.status) == ("finished", "finished"), (host_out.reason, guest_out.reason)
     host_play, guest_play = _audited(host_out), _audited(guest_out)
     assert host_play.history == guest_play.history and "?" not in host_play.history
+    assert sum(m.stats["hidden_actions"] for m in (host_play, guest_play)) > 0   # commitments were in play
     omni = _omniscient(STEALTH, host_play.history)
     for play in (host_play, guest_play):
         assert known_key(play.state_value, play.me) == known_key(omni, play.me)
     assert host_out.state_hash == guest_out.state_hash == engine.state_hash(omni)
     assert any(e.kind == "audit" and e.data["ok"] for e in guest_bot.events)
+    # `wec audit LOG` re-runs the same audit offline from each side's finished log
+    for out, play in ((host_out, host_play), (guest_out, guest_play)):
+        offline = audit_log(engine, out.transcript)
+        assert (offline.ok, offline.report) == (True, play.verdict.report)
+    assert main(["audit", str(guest_out.transcript)]) == 0
+    assert main(["audit", str(guest_out.transcript.with_suffix(".save"))]) == 0
 
 
 def test_tls_game_resumes_after_a_dropped_link_and_still_passes_the_audit(tmp_path: Path) -> None:
@@ -225,7 +248,7 @@ def test_tls_game_resumes_after_a_dropped_link_and_still_passes_the_audit(tmp_pa
     from their own logs (our salt secret and actions are in our log only); the game ends with
     both audits passed."""
     host_bot, guest_bot = _bots(STEALTH)
-    hc, gc, host_out, guest_out, killed = run(_tls_game(tmp_path, host_bot, guest_bot, kill_after=40), 240)
+    hc, gc, host_out, guest_out, killed = run(_tls_game(tmp_path, host_bot, guest_bot, kill_after=40), 400)
     assert killed
     assert (host_out.status, guest_out.status) == ("finished", "finished"), (host_out.reason, guest_out.reason)
     host_play, guest_play = _audited(host_out), _audited(guest_out)
@@ -238,7 +261,7 @@ def test_the_guests_log_names_no_hidden_host_piece_square(tmp_path: Path) -> Non
     no ``KIND(row,col)`` of a host piece while that piece was hidden from the guest (checked at
     every action of the omniscient replay), while it does name host pieces it saw."""
     host_bot, guest_bot = _bots(DEEP)
-    hc, gc, host_out, guest_out, _ = run(_tls_game(tmp_path, host_bot, guest_bot), 240)
+    hc, gc, host_out, guest_out, _ = run(_tls_game(tmp_path, host_bot, guest_bot), 400)
     assert guest_out.status == "finished", guest_out.reason
     guest_play = _audited(guest_out)
     host_side, guest_side = ("W", "B") if guest_play.me == "B" else ("B", "W")
@@ -262,3 +285,23 @@ def test_the_guests_log_names_no_hidden_host_piece_square(tmp_path: Path) -> Non
     leaked = sorted(t for t in only_hidden if t in blob)
     assert leaked == [], leaked
     assert any(t in blob for t in seen_texts)
+
+
+def test_a_side_that_does_not_open_its_secrets_loses_by_an_audit_claim() -> None:
+    """HN-4, issue 8 item 5: after the end, a side whose ``audit-open`` never arrives is claimed
+    against once the audit's time limit runs (the peer clock says so); the claimant wins whatever
+    the ending, and no audit verdict is given."""
+    pair, _, _ = _play_pair(STEALTH, 5, 30)
+    pair.tap = lambda sender, msg: None if isinstance(msg, AuditOpen) and sender == "white" else msg
+    real_feed = {c: m.feed for c, m in pair.machines.items()}
+    black = pair.machines["black"]
+    black.feed = lambda own, msg, secrets=None: [] if msg is None else real_feed["black"](own, msg, secrets)
+    mover = pair.mover
+    assert mover is not None
+    pair.command(mover, pair.machines[mover].resign())        # the game is over: both must open
+    assert black.auditing and black.peer_clock() == black.audit_seconds and black.clock_kind == "audit"
+    pair.command("black", black.claim(black.clock_kind, "no openings within the limit"))
+    assert black.result is not None and (black.result["outcome"], black.result["ending"]) == ("black", "audit")
+    assert black.verdict is None and black.state.name == "FINISHED"
+    claims = [msg for c, msg in pair.wire if c == "black" and isinstance(msg, Claim)]
+    assert [c.kind for c in claims] == ["audit"]      # the signed claim is black's evidence

@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "wec_p2p.cmd_demo",     # demo: two peers over 127.0.0.1, endpoint, full game
     "wec_p2p.cmd_play",
     "wec_p2p.cmd_window",   # window: what `wec` alone opens (issue 9)
+    "wec_p2p.cmd_audit",    # audit: re-check a finished game's audit offline (issue 8)
 )
 
 

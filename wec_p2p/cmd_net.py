@@ -320,7 +320,7 @@ class _PrintingBot(BotDriver):
         turn = event.data.get("turn", play.turn - 1)
         print(f"turn {turn + 1:>3} {self._last_mover or '?':<5} {line}  "
               f"[hidden from white {unseen['white']}, from black {unseen['black']}; "
-              f"hash {event.data['state_hash'][:12]} on both]", flush=True)
+              f"public hash {event.data['state_hash'][:12]} on both]", flush=True)
 
 
 def _changed_options(options: Any) -> str:
