@@ -433,7 +433,7 @@ def _before_audit(entries: list[Any]) -> bytes:
 def _kind(msg: HiddenQuery) -> str:
     from net import hidden_engine as he
     try:
-        return he.load(msg.question, he.Question).kind
+        return he.load_question(msg.question).kind
     except Exception:
         return "?"
 

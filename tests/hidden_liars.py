@@ -72,16 +72,16 @@ class NothingThere(Liar):
         outs = super().feed(own, msg, secrets)
         if own or not isinstance(msg, HiddenQuery) or self.lie is not None:
             return outs
-        q = he.load(msg.question, he.Question)
+        q = he.load_question(msg.question)
         if q.kind not in _NOTHING_KINDS:
             return outs
         out = []
         for o in outs:
             if isinstance(o, Send) and isinstance(o.message, HiddenAnswer) and self.lie is None:
-                a = he.load(o.message.answer, he.Answer)
+                a = he.load_answer(o.message.answer, q.kind)
                 lie = _nothing(a) if _positive(a) else None  # only where something is there
                 if lie is not None:
-                    o = Send(dataclasses.replace(o.message, answer=he.dump(lie), opened=[]), o.secrets)
+                    o = Send(dataclasses.replace(o.message, answer=he.dump_answer(lie), opened=[]), o.secrets)
                     self._told("hidden-answer", n=o.message.n, kind=q.kind, truth=_short(a.value))
             out.append(o)
         return out
