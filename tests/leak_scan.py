@@ -356,7 +356,8 @@ def net_allow(tl: Timeline, side: str) -> Allow:
     """What the HQ items open to ``side`` in hidden-play messages (docs/protocol.md "Hidden play"):
     an answer's leaf openings (HQ-1, HQ-4, HQ-6; the piece is the resolver's for one event, G-1),
     a ``Shown`` leaf of a piece the side sees after the event (HQ-16), and, in the side's own
-    event, the consequences for a piece one of its answers opened in that event."""
+    event, the consequences for a piece one of its answers opened in that event or that it saw
+    when the event began."""
     opened: set[tuple[int, int]] = set()
 
     def allow(path: str, sid: int, win: tuple[int, int]) -> str:
@@ -371,6 +372,10 @@ def net_allow(tl: Timeline, side: str) -> Allow:
             return ""
         if head.startswith("event.cons") and (win[0], sid) in opened:
             return "consequences of an opened piece (G-1)"
+        if head.startswith("event.cons") and sid not in tl.hidden(win[0], side):
+            # our own event moved an enemy piece we saw into hiding (a nudge, 04 Dozer): where it went
+            # follows from our own action and what we saw; the owner is told its new value (HQ-15)
+            return "consequences of a piece seen before our event (HQ-15)"
         return ""
     return allow
 
