@@ -39,7 +39,7 @@ from net.bot import BotDriver
 from net.hidden_wire import AuditOpen, HiddenAck, HiddenAnswer, HiddenEvent, HiddenQuery, HiddenShown
 from net.match import Match
 from net.outputs import Event, Send
-from net.session import Host, play_as_guest
+from net.session import Host, Outcome, play_as_guest
 from net.wal import read
 
 from leak_scan import Report, Timeline, scan_entries, scan_state, scan_text, split_gaps
@@ -163,7 +163,10 @@ async def _tls(tmp: Path, engine: types.ModuleType, bots: dict[str, ScanBot], **
     port = await host.start()
     try:
         guest_out = await play_as_guest(gc, bots["guest"], "127.0.0.1", port, attempts=5, backoff=0.05)
-        host_out = await host.wait(60)
+        try:
+            host_out = await host.wait(30)
+        except asyncio.TimeoutError:
+            host_out = Outcome("timeout", "the host's session did not end within 30 s of the guest's")
     finally:
         await host.close()
     return {"host": host_out, "guest": guest_out}
@@ -513,6 +516,12 @@ def summarize(results: list[tuple[Game, Checked]]) -> str:
         if not ch.ok:
             lines.append(f"FAILED {g.name} seed {g.seed} {g.start}: " + "; ".join(ch.problems[:3]))
     return "\n".join(lines)
+
+
+def failed(name: str, seed: int, start: str, why: str) -> tuple[Any, Checked]:
+    """A game that could not be played or checked, as a failed result."""
+    game = WecGame(name, seed, start, {}, {}, {}, 0.0)
+    return game, Checked(False, [why], 0, 0, Counter(), Counter(), [], Counter(), Counter(), 0, 0, 0.0)
 
 
 def _place(f: Any) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from hidden_games import check, check_wec, plan, play_game, play_wec_game, summarize  # noqa: E402
+from hidden_games import check, check_wec, failed, plan, play_game, play_wec_game, summarize  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,14 +33,16 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="wec-hidden-") as root:
         for k, (name, seed, start) in enumerate(plan(args.games, args.first_seed)):
             tmp = Path(root) / f"g{k}"
-            if k >= args.games - args.wec:
-                game = play_wec_game(tmp, name, seed, start, resign_after=args.actions // 2)
-                checked = check_wec(game)
-                how = "wec processes"
-            else:
-                game = play_game(tmp, name, seed, start, actions=args.actions)
-                checked = check(game)
-                how = "in-process"
+            how = "wec processes" if k >= args.games - args.wec else "in-process"
+            try:
+                if how == "wec processes":
+                    game = play_wec_game(tmp, name, seed, start, resign_after=args.actions // 2)
+                    checked = check_wec(game)
+                else:
+                    game = play_game(tmp, name, seed, start, actions=args.actions)
+                    checked = check(game)
+            except Exception as exc:      # a hung or crashed game is a failed game, the run goes on
+                game, checked = failed(name, seed, start, f"{type(exc).__name__}: {exc}")
             results.append((game, checked))
             print(f"game {k + 1:3d} {name:<18} {start:<9} seed {seed:3d} {how:<13} {checked.actions:4d} actions "
                   f"{checked.hidden_actions:3d} hidden {game.seconds:5.1f} s {'ok' if checked.ok else 'FAILED'}",
