@@ -39,3 +39,14 @@ def test_a_game_of_two_wec_processes_equals_the_omniscient_game_rul_18(tmp_path:
     assert game.codes == {"host": 0, "guest": 0}, game.err
     checked = check_wec(game)
     assert checked.ok, "\n".join(checked.problems[:8])
+
+
+@pytest.mark.slow
+def test_an_owners_new_root_after_the_resolvers_shown_is_accepted_rul_19(tmp_path: Path) -> None:
+    """RUL-19, issue 8 item 2: in this seeded game (skirmish, standard options, seed 20) White's
+    step 4 of Black's event 44 (``end_locks_on`` / ``accept``) changes White's committed pieces,
+    so White's next message (its answer in event 45) carries a new root. That is honest: the
+    owner's pieces may change in its step 4, so its next message may carry a new root, whichever
+    side resolved the event. Black must accept it and the game must go on to both audits."""
+    checked = check(play_game(tmp_path, "standard", 20, "skirmish", actions=60, timeout=120))
+    assert checked.ok, "\n".join(checked.problems[:8])
