@@ -52,7 +52,9 @@ def register(subparsers: Any) -> None:
                               description="Run the whole network game on this machine over 127.0.0.1: "
                                           "a local licence endpoint, two installations, discovery, pairing, "
                                           "negotiation and a complete bot game. Needs no root and no internet.")
-    p.add_argument("--seed", type=int, default=1, help="seed of the host's bot (the guest uses seed+1)")
+    p.add_argument("--seed", type=int, default=6,
+                   help="seed of the host's bot (the guest uses seed+1); with the default, Subs dive and hide "
+                        "whichever side wins the coin toss")
     p.add_argument("--bot", choices=("random", "greedy", "search"), default="random",
                    help="level of both peers' bots (default random: the fastest demo)")
     p.add_argument("--think", type=float, default=1.0, metavar="SECONDS",
