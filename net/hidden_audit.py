@@ -24,10 +24,10 @@ from engine.partial import known_diff, known_key
 from net import hidden_engine as he
 from net.commitments import Context, SeededSalts, commit_action
 from net.hidden_wire import HIDDEN_PLAY, AuditOpen, HiddenEvent, HiddenQuery
-from net.messages import Claim, DrawAnswer, DrawOffer, Message, UndoAnswer, UndoRequest
+from net.messages import Claim, DrawAnswer, DrawOffer, Message, UndoRequest
 from net.outputs import Send, Stop
 
-_CROSSING = (UndoRequest, UndoAnswer, DrawOffer, DrawAnswer)
+_CROSSING = (UndoRequest, DrawOffer, DrawAnswer)   # not UndoAnswer: the asker waits for it
 _BLOBS = ("question", "answer", "cons", "det")
 
 
@@ -95,7 +95,7 @@ def _audit(m: Any) -> Verdict:
                 raise _Fail(f"{where}: an honest peer stops there: {o.reason}")
 
     # Our commands that may cross the peer's next action on the wire (an undo request, a draw
-    # offer or answer) are fed to the honest peer only when it must have read them: before our
+    # offer or answer; not an undo answer, which the asker waits for) are fed to the honest peer only when it must have read them: before our
     # next message, or before its next message that is not the start of an action of its own.
     deferred: deque[Message] = deque()
 
