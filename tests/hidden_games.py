@@ -73,13 +73,14 @@ def engine_from_state(start: Any) -> types.ModuleType:
 
 
 def engine_from(start: str) -> types.ModuleType:
-    """``engine.api``, or a copy of it whose ``new_game(options)`` sets up the skirmish position."""
+    """``engine.api``, or a copy of it whose ``new_game(options)`` sets up the skirmish position
+    (or ``start`` itself, a position in engine.position's format)."""
     if start == "standard":
         return api
     if start not in _ENGINES:
-        mod = types.ModuleType(f"engine_{start}")
+        mod = types.ModuleType(f"engine_{len(_ENGINES)}")
         mod.__dict__.update({k: v for k, v in vars(api).items() if not k.startswith("__")})
-        text = {"skirmish": SKIRMISH}[start]
+        text = {"skirmish": SKIRMISH}.get(start, start)
         mod.new_game = lambda options=None: parse_position(text, options or api.Options())  # type: ignore[attr-defined]
         _ENGINES[start] = mod
     return _ENGINES[start]

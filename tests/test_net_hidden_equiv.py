@@ -50,3 +50,64 @@ def test_an_owners_new_root_after_the_resolvers_shown_is_accepted_rul_19(tmp_pat
     side resolved the event. Black must accept it and the game must go on to both audits."""
     checked = check(play_game(tmp_path, "standard", 20, "skirmish", actions=60, timeout=120))
     assert checked.ok, "\n".join(checked.problems[:8])
+
+
+def test_t19_a_homing_torpedo_asks_the_hidden_subs_owner_over_the_wire_hq_9() -> None:
+    """00/T19, HQ-9, RUL-16 through the network machines (in-process pair, signed-message form):
+    Black's homing torpedo keeps its lock on White's Sub after it dives out of the Destroyer's
+    range; Black's machine resolves the step by asking White (a ``homing`` question), never holds
+    the Sub while it is hidden, the torpedo destroys it on e8 S, both audits pass, and no message
+    Black received holds the hidden Sub."""
+    from engine.actions import EndTurn
+    from engine.partial import known_key
+    from engine.visibility import hidden_from
+    from leak_scan import Report, Timeline, net_allow, scan_value, split_gaps, windows
+    from net import hidden_engine as he
+    from net.hidden_pair import HiddenPair
+    from net.hidden_wire import HiddenQuery
+    from test_partial import T19
+
+    import engine.api as api
+    from hidden_games import engine_from
+    eng = engine_from(T19)
+    options = api.Options()
+    pair = HiddenPair(eng, options)
+    omni = eng.new_game(options)
+    end = api.format_action(EndTurn())
+    held_while_hidden, hidden_moments = [], []
+
+    def act(text: str) -> None:
+        nonlocal omni
+        pair.act(text)
+        omni = api.apply_action(omni, api.parse_action(text))
+        assert pair.stops == []
+        for m in pair.machines.values():
+            assert known_key(m.state_value, m.me) == known_key(omni, m.me), text
+        if 4 in omni.pieces and 4 in hidden_from(omni, "B"):      # White's Sub, hidden from Black now
+            hidden_moments.append(text)
+            if 4 in pair.machines["black"].state_value.pieces:
+                held_while_hidden.append(text)
+
+    for text in ("MV:K(1,10)->(1,9)", "FI:TL/DS(4,5)=>SUv(7,5)", end, "MV:SUv(7,5)->v(8,5)", end):
+        act(text)
+    for _ in range(2):            # King shuffles (j1 <-> i1, j10 <-> i10) while the torpedo runs
+        side = omni.side_to_move
+        king = next(p for p in omni.pieces.values() if p.side == side and p.kind == "K")
+        row = 1 if side == "B" else 10
+        act(f"MV:K({row},{king.col})->({row},{9 if king.col == 10 else 10})")
+        act(end)
+    kinds = [he.load_question(m.question).kind for c, m in pair.wire if isinstance(m, HiddenQuery)]
+    assert kinds.count("homing") == 1, kinds
+    assert 4 not in omni.pieces and held_while_hidden == [] and len(hidden_moments) >= 3
+    mover = pair.mover
+    assert mover is not None
+    pair.command(mover, pair.machines[mover].resign())
+    assert all(m.verdict is not None and m.verdict.ok for m in pair.machines.values())
+    tl = Timeline(pair.machines["white"].start, pair.machines["white"].history)
+    every = [m for _, m in pair.wire]
+    rep = Report("B")
+    for (sender, m), win in zip(pair.wire, windows(every)):
+        if sender == "white" and win[0] < tl.end:      # what Black received
+            rep.add(scan_value(tl, "B", m, win, allow=net_allow(tl, "B")))
+    leaks, _ = split_gaps(rep.leaks)
+    assert leaks == [] and rep.values > 0, leaks[:3]
