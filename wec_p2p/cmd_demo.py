@@ -4,7 +4,7 @@ In a temporary directory: a throwaway vendor key, the reference licence endpoint
 (``wec licence-server serve``) with a fresh sqlite file and one 2-seat key, two
 installations (``WEC_DATA_DIR`` each) that activate against it, then ``wec host`` and
 ``wec join`` as two processes (``wec_p2p.demo_peer``) that find each other over mDNS on
-127.0.0.1, pair (auto-confirm), negotiate (one request approved, one rejected), settle
+127.0.0.1, pair (auto-confirm), negotiate (two requests approved, one rejected), settle
 colours and play a bot game of hidden play (issue 8: each laptop holds only what its player may
 see; hidden actions travel as commitments) to its end, then both run the audit. The summary
 checks both final state hashes against an omniscient replay of the audited history, both
