@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import logging
 import sys
 from pathlib import Path
@@ -292,6 +293,9 @@ class _PrintingBot(BotDriver):
         if event.kind in ("rule-answer", "colours", "governments", "game-over", "rejected", "command-refused",
                           "draw-offer", "draw-declined"):
             print(f"{event.kind}: {event.data}", flush=True)
+        elif event.kind == "audit":   # issue 8 item 5: the end-of-game audit of the peer, and the full history
+            print(f"audit: {'passed' if event.data['ok'] else 'FAILED'}: {event.data['report']}", flush=True)
+            print(f"history: {json.dumps(list(event.data.get('history', [])))}", flush=True)
         elif event.kind == "started":
             print(f"started: game {event.data['game_id'].hex()[:16]}, colours {event.data['colours']}", flush=True)
             print(f"options: {_changed_options(event.data['options'])}", flush=True)

@@ -1,0 +1,111 @@
+"""Lying peers are caught (issue 8 "What it must show": lying peers; items 3 and 5).
+
+A test build of the peer (tests/hidden_liars.py: subclasses of the honest hidden-play machine)
+plays the guest of a real game over TLS on 127.0.0.1 from the crowded skirmish position under the
+"deep" option set (submerged Subs unseen at any range, stealthy primary pieces); it tells one lie
+at its first chance and then resigns. The honest host must name the lie: the turn, the action,
+the event, and the chain number of the liar's signed message, which its own log holds, signed.
+
+* answers "nothing there" while its hidden piece is there (HQ-1, HQ-12): the audit's honest
+  re-run of the liar gives another answer (HQ-17);
+* opens, in an answer, a true commitment of another of its pieces: refused at once (item 3);
+* moves a hidden piece out of its range, or through a blocking piece (03/M1.1, 03/M1.6):
+  the audit opens the committed action and the engine refuses it (RUL-37, HQ-14);
+* never opens its secrets at the end: the honest side claims the game when the audit's time
+  limit runs out (item 5) and both logs hold the signed claim.
+
+The same five between two ``wec`` processes in two network namespaces:
+tests/test_net_netns_liars.py (with ``CAUGHT`` below).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from hidden_games import Game, play_game
+from hidden_liars import LIARS
+from net.hidden_wire import HiddenAnswer, HiddenEvent, HiddenQuery
+from net.messages import Claim
+from wal_helpers import own_messages, peer_messages
+
+
+def nothing_there_caught(status: str, reason: str, lie: dict[str, Any], log: Path, guest_log: Any) -> None:
+    """HQ-1, HQ-12, HQ-17: the audit names event, action, turn and the signed answer (seq)."""
+    assert status == "stopped", reason
+    m = re.search(r"audit failed: event (\d+), action (\d+), turn (\d+): the peer's signed 'hidden-answer' "
+                  r"\(seq (\d+)\) is not what an honest machine sends there: answer differs", reason)
+    assert m, reason
+    ev, index, turn, seq = map(int, m.groups())
+    assert (ev, index, turn) == (lie["ev"], lie["index"], lie["turn"])
+    signed = peer_messages(log)[seq]
+    assert isinstance(signed, HiddenAnswer) and (signed.ev, signed.n) == (lie["ev"], lie["n"])
+    assert signed.opened == []
+
+
+def other_piece_caught(status: str, reason: str, lie: dict[str, Any], log: Path, guest_log: Any) -> None:
+    """Issue 8 item 3: refused at once, naming event, action, turn and the signed answer (seq)."""
+    assert status == "stopped", reason
+    m = re.search(r"opens pieces its leaf openings do not \(event (\d+), action (\d+), turn (\d+); "
+                  r"the peer's 'hidden-answer' message seq (\d+)\)", reason)
+    assert m, reason
+    ev, index, turn, seq = map(int, m.groups())
+    assert (ev, index, turn) == (lie["ev"], lie["index"], lie["turn"])
+    signed = peer_messages(log)[seq]
+    assert isinstance(signed, HiddenAnswer) and signed.ev == lie["ev"] and signed.opened[0][0] == lie["opened"]
+
+
+def illegal_move_caught(status: str, reason: str, lie: dict[str, Any], log: Path, guest_log: Any) -> None:
+    """RUL-37, HQ-14, 03/M1.1: the opened action is refused by the engine at the audit, naming the
+    turn, the rule and the signed message that began the event."""
+    assert status == "stopped", reason
+    m = re.search(r"audit failed: event (\d+), action (\d+), turn (\d+): the peer's action \d+ '([^']+)' "
+                  r"\(its '([\w-]+)' seq (\d+)\) is illegal: ([\w/.-]+)", reason)
+    assert m, reason
+    ev, index, turn = map(int, m.groups()[:3])
+    text, tag, seq, rule = m.group(4), m.group(5), int(m.group(6)), m.group(7)
+    assert (ev, index, turn, text, rule) == (lie["ev"], lie["index"], lie["turn"], lie["text"], lie["rule"])
+    signed = peer_messages(log)[seq]
+    assert isinstance(signed, (HiddenQuery, HiddenEvent)) and signed.ev == lie["ev"] and signed.TAG == tag
+    if isinstance(signed, HiddenEvent):
+        assert signed.text == "" and signed.commit is not None      # it travelled as a commitment
+
+
+def refuser_caught(status: str, reason: str, lie: dict[str, Any], log: Path, guest_log: Any) -> None:
+    """Issue 8 item 5: the host claims after the audit's limit, wins, and both logs hold the claim."""
+    assert status == "finished", reason
+    assert "did not open its secrets for the audit within 2 s" in reason
+    claims = [m for m in own_messages(log) if isinstance(m, Claim)]
+    assert [(c.kind, c.turn) for c in claims] == [("audit", lie["turn"])]
+    if guest_log is not None:
+        assert [m.kind for m in peer_messages(Path(guest_log)).values() if isinstance(m, Claim)] == ["audit"]
+
+
+CAUGHT: dict[str, Callable[..., None]] = {
+    "nothing-there": nothing_there_caught, "other-piece": other_piece_caught,
+    "illegal-range": illegal_move_caught, "illegal-blocked": illegal_move_caught, "refuser": refuser_caught}
+
+
+def _lied(tmp: Path, name: str, **kw: Any) -> tuple[Game, dict[str, Any]]:
+    """The first of a few seeded games in which the liar found its chance to lie."""
+    for seed in range(8):
+        game = play_game(tmp / f"{name}-{seed}", "deep", seed, "skirmish", actions=80,
+                         machine={"guest": LIARS[name]}, **kw)
+        liar = game.bots["guest"].liar
+        assert liar is not None and type(liar) is LIARS[name]
+        if liar.lie is not None:
+            return game, liar.lie
+    raise AssertionError(f"the {name} liar never had a chance in 8 games")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(CAUGHT))
+def test_a_lying_peer_is_caught_with_the_turn_and_signed_message_over_127_0_0_1(tmp_path: Path, name: str) -> None:
+    """HQ-1, HQ-12, HQ-14, HQ-17, RUL-37 (see the module doc): the lie of ``name`` is caught by the
+    honest host, which names the turn, the action, the event and the liar's signed message."""
+    game, lie = _lied(tmp_path, name, audit_seconds=2)
+    host, guest = game.outs["host"], game.outs["guest"]
+    assert host.transcript is not None, (host.status, host.reason)
+    CAUGHT[name](host.status, host.reason, lie, host.transcript, guest.transcript)
