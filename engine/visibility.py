@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping
 
 from .actions import SUB
-from .board import LEVEL_ORDER, distance
+from .board import LEVEL_ORDER, distance, has_ability
 from .pieces import KINDS
 from .questions import current_answerer
 from .state import GameState, Piece

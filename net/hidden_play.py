@@ -105,6 +105,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
         self._mover = self.start.side_to_move          # the side whose turn it is
         self.ended = False                               # the game is over (the audit follows)
         self._psi_init(psi)                              # HQ-1/2/10/11/12 through PSI (net.hidden_play_psi)
+        self._mine_this_turn: list[Any] = []             # our actions in our turn in progress
         self._snap()
 
     # ---- the interface ----
@@ -366,6 +367,20 @@ class HiddenLockstep(PsiPlay, Lockstep):
     # -- event bookkeeping
 
     def _event_done(self, cur: Ev, mine: bool) -> list[Output]:
+        out = self._event_done_inner(cur, mine)
+        self._own_turn_actions()
+        return out
+
+    def _own_turn_actions(self) -> None:
+        """Our partial state keeps no transcript (docs/hidden.md H-5); the actions of our own turn
+        in progress are ours, and our view shows them (RUL-1): put them back."""
+        s = self.side.state
+        want = tuple(self._mine_this_turn) if s.side_to_move == self.me and self.cur is None else s.actions
+        if self.cur is None and s.actions != want:
+            s.actions = want
+            s.touch()
+
+    def _event_done_inner(self, cur: Ev, mine: bool) -> list[Output]:
         """Event ``cur`` is complete on our side: record the action; a new turn begins when the
         side to move changed (its mover then resolves its start phase); the game may be over."""
         self.ev += 1
@@ -373,6 +388,8 @@ class HiddenLockstep(PsiPlay, Lockstep):
         self.state = PlayState.PLAYING
         out: list[Output] = []
         s = self.side.state
+        if not cur.start and mine:
+            self._mine_this_turn.append(cur.action)
         if not cur.start:
             text = cur.text if mine else (cur.peer_text if cur.peer_text is not None else "?")
             self.history.append(text)
@@ -383,6 +400,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
             return out + self._game_over()
         if not cur.start and s.side_to_move != self._mover:
             self._mover = s.side_to_move
+            self._mine_this_turn = []
             self.turn += 1
             self.refused = {"us": 0, "peer": 0}
             # the public hash: what both sides hold alike (each side's whole state is its own)
@@ -538,10 +556,11 @@ class HiddenLockstep(PsiPlay, Lockstep):
 
     def _snap(self) -> None:
         """Keep our side as it is now, idle with ``index`` actions applied (undo restores it)."""
+        self._own_turn_actions()
         for old in [k for k in self.snapshots if k <= self.index - UNDO_DEPTH]:
             del self.snapshots[old]
         self.snapshots[self.index] = (_copy_side(self.side), self.turn, self._mover, list(self.own_hidden),
-                                      dict(self.peer_hidden))
+                                      dict(self.peer_hidden), list(self._mine_this_turn))
 
     def request_undo(self) -> Send:
         """Ask to take back the last action. :raises RuntimeError / RuleError (competitive, 02/D24)."""
@@ -600,11 +619,12 @@ class HiddenLockstep(PsiPlay, Lockstep):
         # both sides go back to their own snapshot before the last action (and its start phase)
         self.history.pop()
         self.turns.pop()
-        side, turn, mover, hid, phid = self.snapshots[self.index]
+        side, turn, mover, hid, phid, mine = self.snapshots[self.index]
         self.side = _copy_side(side)
         self.state_value = self.side.state
         self.turn, self._mover = turn, mover
-        self.own_hidden, self.peer_hidden = list(hid), dict(phid)
+        self.own_hidden, self.peer_hidden, self._mine_this_turn = list(hid), dict(phid), list(mine)
+        self._own_turn_actions()
         self.ev += 1                # the undo counts as an event: every root after it is new
         self._peer_may_change = True
         for k in [k for k in self.snapshots if k > self.index]:

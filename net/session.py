@@ -240,7 +240,7 @@ class GameConnection:
         self._timed_out = False
         wait = getattr(self.driver, "async_wait", None)
         if wait is None and timeout is None:
-            return await self.link.recv()
+            return await self._next()
         if self._recv_task is None:
             self._recv_task = asyncio.ensure_future(self.link.recv())
         if wait is not None and self._wake_task is None:
@@ -259,6 +259,13 @@ class GameConnection:
             return None
         task, self._recv_task = self._recv_task, None
         return task.result()
+
+    async def _next(self) -> Message:
+        """The peer's next message: the kept read's if there is one (``_replay_and_resend``)."""
+        task, self._recv_task = self._recv_task, None
+        if task is not None:
+            return await task
+        return await self.link.recv()
 
     async def _stop_recv(self, reraise: bool = True) -> bool:
         """Cancel the kept read and wake-up wait (the connection is ending). A cancellation of our own task that
@@ -451,25 +458,16 @@ class GameConnection:
         own_reader = ChainReader(self.me, header.chain_id)
         expected: deque[Send] = deque()
         self.replaying = True
-        for entry in self._pending_entries:
-            if entry.direction == "out":
-                verified = own_reader.check(entry.signed)
-                if verified is None:
-                    raise WalError("log repeats one of our messages")
-                own_reader.accept(verified)
-                self.writer.advance(entry.signed)
-                if expected and expected[0].message == verified.message:
-                    expected.popleft()
-                outs = self.match.feed(True, verified.message, entry.secrets)
-            else:
-                verified = self.reader.check(entry.signed)
-                if verified is None:
-                    raise WalError("log repeats one of the peer's messages")
-                self.reader.accept(verified)
-                outs = self.match.feed(False, verified.message)
-            self.entries.append(entry)
-            self._packed.append(pack(entry_record(entry)))
-            expected.extend(o for o in outs if isinstance(o, Send))
+        # A long rebuild (hidden play re-runs every PSI exchange of the game) must not look like a
+        # dead link to the peer: a kept read answers its pings meanwhile (and keeps its first
+        # message for later), and we yield to it after every entry.
+        if self._recv_task is None:
+            self._recv_task = asyncio.ensure_future(self.link.recv())
+        try:
+            await self._replay_entries(own_reader, expected)
+        except BaseException:
+            await self._stop_recv()
+            raise
         self.replaying = False
         self.resumed = True
         # Each side first gives back the peer's own messages that the peer lost (a power loss
@@ -494,6 +492,30 @@ class GameConnection:
         for send in expected:  # replies computed but never logged (crash between receive and reply)
             await self._issue(send)
 
+    async def _replay_entries(self, own_reader: ChainReader, expected: deque[Send]) -> None:
+        """Feed our log's entries to the new match (the rebuild); replies it computes go to ``expected``."""
+        assert self.match is not None and self.writer is not None and self.reader is not None
+        for entry in self._pending_entries:
+            await asyncio.sleep(0)   # the kept read answers the peer's pings
+            if entry.direction == "out":
+                verified = own_reader.check(entry.signed)
+                if verified is None:
+                    raise WalError("log repeats one of our messages")
+                own_reader.accept(verified)
+                self.writer.advance(entry.signed)
+                if expected and expected[0].message == verified.message:
+                    expected.popleft()
+                outs = self.match.feed(True, verified.message, entry.secrets)
+            else:
+                verified = self.reader.check(entry.signed)
+                if verified is None:
+                    raise WalError("log repeats one of the peer's messages")
+                self.reader.accept(verified)
+                outs = self.match.feed(False, verified.message)
+            self.entries.append(entry)
+            self._packed.append(pack(entry_record(entry)))
+            expected.extend(o for o in outs if isinstance(o, Send))
+
     async def _send_all(self, frames: list[Signed]) -> None:
         for signed in frames:
             await self.link.send(signed)
@@ -512,7 +534,7 @@ class GameConnection:
         assert self.match is not None and self.writer is not None and self.reader is not None
         recovered: deque[Verified] = deque()
         for _ in range(count):
-            msg = await self.link.recv()
+            msg = await self._next()
             verified = own_reader.check(msg) if isinstance(msg, Signed) else None
             if verified is None:
                 raise ProtocolError("the peer did not give back our own signed messages it holds")
@@ -535,7 +557,7 @@ class GameConnection:
                 self.writer.advance(head.signed)
                 expected.extend(o for o in self.match.feed(True, head.message) if isinstance(o, Send))
                 continue
-            msg = await self.link.recv()
+            msg = await self._next()
             if not isinstance(msg, Signed):
                 raise ProtocolError(f"unexpected {msg.TAG!r} frame while resuming")
             verified = self.reader.check(msg)
@@ -572,7 +594,7 @@ class GameConnection:
         crossed the end of the game, except a claim of its own crossing ours (lockstep decides)."""
         assert self.reader is not None and self.match is not None
         while self.reader.seq < peer_sent:
-            msg = await self.link.recv()
+            msg = await self._next()
             if not isinstance(msg, Signed):
                 raise ProtocolError(f"unexpected {msg.TAG!r} frame during resume")
             verified = self.reader.check(msg)

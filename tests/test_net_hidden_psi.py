@@ -259,3 +259,19 @@ def test_tls_bot_game_with_psi_passes_the_audit_and_receives_no_cell_in_clear(tm
                 u, s, _ = engine_detectors(v.message.det)
                 assert u == [] and s == []
     assert checked > 0
+
+
+def test_the_hidden_psi_option_is_a_network_option_with_default_on_p_6() -> None:
+    """P-6 (docs/rulings.md), HQ-10: ``hidden_psi`` is negotiated like ``move_time_limit``: 1 unless
+    both sides agreed to 0, outside the engine's options, in the options hash only when 0; any
+    other value is refused naming the option and its range."""
+    import pytest
+    from net.negotiation import NET_OPTIONS, check_net_option, split_options
+    assert NET_OPTIONS["hidden_psi"][0] == 1
+    engine_opts, net_opts = split_options({**engine.Options().to_dict(), "hidden_psi": 0})
+    assert net_opts["hidden_psi"] == 0 and "hidden_psi" not in engine_opts
+    assert split_options(engine.Options().to_dict())[1]["hidden_psi"] == 1
+    with pytest.raises(ValueError, match="hidden_psi must be an integer from 0 to 1"):
+        check_net_option("hidden_psi", 2)
+    m = HiddenLockstep(engine, engine.Options(), "white", bytes(32), seed=b"s" * 32, psi=False)
+    assert not m.psi_on
