@@ -10,8 +10,9 @@ Squares are ``(row, col)`` 1..10 as in the notation (04/H10): row 1 is Black's b
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, Union
 
 GROUND, AIR, SUB = "G", "A", "S"
 LEVELS = (GROUND, AIR, SUB)
@@ -151,3 +152,33 @@ class Turn:
     reinforce: Reinforce | None = None
     drop: Drop | None = None
     results: tuple[Result, ...] = ()
+
+
+def fast_init(cls: type) -> None:
+    """Give a frozen, slotted dataclass an ``__init__`` that stores each field through its
+    slot's own setter: the same signature, defaults and frozen instances, about twice as fast
+    to build as the generated one (which calls ``object.__setattr__`` per field); the engine
+    builds actions, pieces and turn budgets by the thousand in a search."""
+    fields = dataclasses.fields(cls)
+    if hasattr(cls, "__post_init__") or not all(
+            f.init and f.default_factory is dataclasses.MISSING for f in fields):
+        raise TypeError(f"{cls.__name__}: only plain fields are supported")
+    ns: dict[str, Any] = {}
+    params, body = [], []
+    for f in fields:
+        ns[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
+        if f.default is dataclasses.MISSING:
+            params.append(f.name)
+        else:
+            ns[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        body.append(f"    _set_{f.name}(self, {f.name})\n")
+    exec(f"def __init__(self, {', '.join(params)}):\n{''.join(body)}", ns)   # noqa: S102
+    init = ns["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init     # type: ignore[misc]
+
+
+for _cls in (PieceDesc, Transport, Move, Fire, PickUp, Drop, Exchange, Reinforce, Result,
+             Turn):
+    fast_init(_cls)

@@ -3,6 +3,8 @@ the articles it loses (RUL-12), a watched piece leaving an activation square (RU
 whether a cell is enterable counting hidden pieces too (HQ-12)."""
 from __future__ import annotations
 
+import functools
+
 from .actions import GROUND
 from .board import can_enter, to_board
 from .pieces import KINDS
@@ -22,25 +24,30 @@ def remove_piece(state: GameState, victim: Piece) -> None:
     for key in ended:
         del state.locks[key]
     if ended:
-        state.touch()                 # who sees what may change with the locks
+        state.touch_visibility()      # who sees what may change with the locks
     if KINDS[victim.kind].role == "primary":
         state.turn = replace(state.turn, lost_primary=state.turn.lost_primary | {victim.side})
 
 
-def placement_order(p: Piece) -> list[tuple[int, int]]:
+def placement_order(p: Piece) -> tuple[tuple[int, int], ...]:
     """Squares searched for a lost article: own square, then rings (RUL-12, 04/N8)."""
-    order = [p.square]
+    return _placement_order(p.side, p.row, p.col)
+
+
+@functools.lru_cache(maxsize=256)
+def _placement_order(side: str, row: int, col: int) -> tuple[tuple[int, int], ...]:
+    order = [(row, col)]
     for k in range(1, 10):
         ring = [(dx, k) for dx in range(-k, k + 1)]                  # row k ahead, left to right
         ring += [(-k, dy) for dy in range(k - 1, -k, -1)]             # column k to the left
         ring += [(k, dy) for dy in range(k - 1, -k, -1)]              # column k to the right
         ring += [(dx, -k) for dx in range(-k, k + 1)]                 # row k behind
         for dx, dy in ring:
-            dr, dc = to_board(p.side, dx, dy)
-            r, c = p.row + dr, p.col + dc
+            dr, dc = to_board(side, dx, dy)
+            r, c = row + dr, col + dc
             if 1 <= r <= 10 and 1 <= c <= 10:
                 order.append((r, c))
-    return order
+    return tuple(order)
 
 
 def place_articles(state: GameState, owner: Piece, aids: tuple[int, ...]) -> None:
@@ -51,7 +58,8 @@ def place_articles(state: GameState, owner: Piece, aids: tuple[int, ...]) -> Non
             if len(here) < 2:
                 state.ground[sq] = here + (aid,)
                 break
-    state.touch()
+    if aids:
+        state.touch_ground()
 
 
 def track_leave(state: GameState, p: Piece, dest: tuple[int, int, str]) -> None:

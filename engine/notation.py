@@ -634,8 +634,15 @@ def _index(v: int) -> str:
     return str(v)
 
 
+_SQUARE_TEXT = {(r, c): f"({r},{c})" for r in range(1, 11) for c in range(1, 11)}
+
+
 def _square(r: int, c: int) -> str:
     """``(r,c)``."""
+    if type(r) is int and type(c) is int:           # (True == 1: bools are checked below)
+        text = _SQUARE_TEXT.get((r, c))
+        if text is not None:
+            return text
     return f"({_index(r)},{_index(c)})"
 
 
@@ -679,7 +686,11 @@ def _piece(p: PieceDesc) -> str:
         body = f"{len(arts)}{''.join([_article(a) for a in arts])}"
     else:
         body = ""
-    return f"{_piece_type(p.kind)}{_level(p.level)}{_square(p.row, p.col)}{body}{_orient(p.orient)}"
+    kind = _PIECE_PRINT.get(p.kind)
+    level = LEVEL_MARKS.get(p.level)
+    if kind is None or level is None or p.orient not in ORIENTS:
+        return f"{_piece_type(p.kind)}{_level(p.level)}{_square(p.row, p.col)}{body}{_orient(p.orient)}"
+    return f"{kind}{level}{_square(p.row, p.col)}{body}{p.orient}"
 
 
 def _move(m: Move) -> str:
@@ -785,8 +796,11 @@ def _body(memo: Memo | None, part: Any, printer: Callable[[Any], str]) -> str:
     return e[1]
 
 
-def format_turn(turn: Turn, memo: Memo | None = None) -> str:
+def format_turn(turn: Any, memo: Memo | None = None) -> str:
     """Print one history line in the fixed part order of 04/H3, H7 (canonical, 04/H24).
+
+    ``turn``: a ``Turn``, or any value with its fields (the state's ``TurnRecord``, whose
+    lists print as the tuples would).
 
     ``memo`` (optional) keeps each part's printed text, for a caller that prints many turns
     sharing parts (the state hash prints the turn in progress after every action)."""

@@ -14,7 +14,7 @@ from typing import Any
 
 import msgpack
 
-from .actions import Action
+from .actions import Action, fast_init
 from .notation import format_action, format_turn
 from .options import Options
 from .pieces import KINDS
@@ -131,12 +131,17 @@ class Projectile:
 _PROJECTILE_LEVEL = {"R": "G", "S": "A", "T": "S"}
 
 
+for _cls in (Piece, TurnState, Projectile):
+    fast_init(_cls)
+
+
 _SEE_OR_HIDE_CODES = frozenset({"SH", "TL", "ASH"})
 _SEE_OR_HIDE_KINDS = frozenset(k for k, info in KINDS.items()
                                if not _SEE_OR_HIDE_CODES.isdisjoint(info.inherent))
 _HIDDEN_KEYS = (("hidden", BLACK), ("hidden", WHITE))
 #: cache entries a copy starts with (they hold until a change; see ``GameState._forget``)
 _INHERITED = ("occ", "holders", *_HIDDEN_KEYS)
+_PIECE_DERIVED = ("occ", "holders")      # cache entries that depend on the pieces alone
 
 
 class GameState:
@@ -212,6 +217,12 @@ class GameState:
         new._seg = self._seg
         return new
 
+    def seal(self) -> None:
+        """Keep only the undo record and a weak reference to the previous state from now on
+        (what cloning this state does, once its changes are done; for the benchmarks)."""
+        if self._undo is _PENDING:
+            self._seal()
+
     def _seal(self) -> None:
         """Replace the hold on the previous state by an undo record (this state is done)."""
         prev = self._prev
@@ -285,6 +296,25 @@ class GameState:
         if c:
             self._cache = {k: c[k] for k in _INHERITED if k in c}
 
+    def touch_ground(self) -> None:
+        """Forget what may depend on the articles lying on the ground after they changed:
+        occupancy, article holders and visibility do not (as ``touch_projectiles``)."""
+        c = self._cache
+        if c:
+            self._cache = {k: c[k] for k in _INHERITED if k in c}
+
+    def touch_visibility(self) -> None:
+        """Forget what may depend on who sees what, after a reveal or a lock changed (RUL-19,
+        RUL-20): occupancy and article holders stay (they depend on the pieces alone)."""
+        c = self._cache
+        if c:
+            self._cache = {k: c[k] for k in _PIECE_DERIVED if k in c}
+
+    def touch_bytes(self) -> None:
+        """Forget this state's serialised bytes alone (the next hash puts them together again
+        from the parts; for the benchmarks)."""
+        self._cache.pop("bytes", None)
+
     def touch(self) -> None:
         """Forget cached occupancy and visibility after a change."""
         self._cache.clear()
@@ -348,7 +378,9 @@ class GameState:
     def _forget(self, old: Piece | None, new: Piece | None) -> None:
         """Forget what a piece change makes stale, keep the rest (issue 13 item 8): occupancy
         is brought up to date, article holders kept while the piece holds the same articles,
-        visibility kept when neither value can hide or detect; everything else is dropped."""
+        visibility kept when neither value can hide or detect, or when the change leaves the
+        piece's side, kind, cell and articles as they were (a stun, a rate-of-fire countdown,
+        a trip); everything else is dropped."""
         c = self._cache
         keep: dict[Any, Any] = {}
         occ = c.get("occ")
@@ -370,8 +402,12 @@ class GameState:
         holders = c.get("holders")
         if holders is not None and (old.arts if old else ()) == (new.arts if new else ()):
             keep["holders"] = holders
-        if not ((old is not None and self._may_hide_or_see(old))
-                or (new is not None and self._may_hide_or_see(new))):
+        if (old is not None and new is not None and old.row == new.row and old.col == new.col
+                and old.level == new.level and old.arts == new.arts and old.side == new.side
+                and old.kind == new.kind) or not (
+                    (old is not None and self._may_hide_or_see(old))
+                    or (new is not None and self._may_hide_or_see(new))):
+            # who sees what depends on a piece's side, kind, square, level and articles only
             for key in _HIDDEN_KEYS:
                 h = c.get(key)
                 if h is not None:
@@ -405,7 +441,7 @@ class GameState:
 # A state's undo record is one flat tuple: (name, old value, name, old value, ..., link), where
 # link is the previous state's own record (None at the start). Dicts keep only the changed keys
 # (flat key, old value pairs; _GONE for a key that was absent), growing tuples the old length,
-# the turn budget only its changed fields (a set that grew: the members added).
+# the turn budget its old value (a small frozen value, mostly sharing its sets with others).
 
 _PENDING = ("pending",)          # cloned, still being changed: the previous state is held
 _GONE = object()                 # a key the previous state's dict did not have
@@ -415,19 +451,18 @@ _SCALARS = ("options", "art_code", "ply", "next_sid", "projectiles", "next_pid",
 _DICTS = ("art_ready", "ground", "reinforcements", "locks", "reveals", "hits")
 _GROWING = ("history", "orders", "actions")
 _TURN_FIELDS = tuple(TurnState.__dataclass_fields__)
-_RECORD_LISTS = (1, 2, 7)        # TurnRecord fields that are lists: transports, fires, results
 
 
 def _dict_delta(old: dict[Any, Any], new: dict[Any, Any]) -> tuple[Any, ...]:
     """(key, old value, ...) for the keys whose value changed, appeared or disappeared."""
-    out: list[Any] = []
     get = old.get
+    changed = [k for k, v in new.items() if get(k, _GONE) is not v]
+    out: list[Any] = []
     added = 0
-    for k, v in new.items():
+    for k in changed:
         was = get(k, _GONE)
-        if was is not v:
-            out += (k, was)
-            added += was is _GONE
+        out += (k, was)
+        added += was is _GONE
     if len(old) > len(new) - added:
         for k, v in old.items():
             if k not in new:
@@ -435,52 +470,45 @@ def _dict_delta(old: dict[Any, Any], new: dict[Any, Any]) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def _turn_delta(old: TurnState, new: TurnState) -> tuple[Any, ...]:
-    """(field, old value, ...) of the turn budget; a set that only grew gives the members
-    added, under the field's index instead of its name."""
-    out: list[Any] = []
-    for i, name in enumerate(_TURN_FIELDS):
-        was, now = getattr(old, name), getattr(new, name)
-        if was is not now and was != now:
-            if type(was) is frozenset and was < now:
-                out += (i, tuple(now - was))
-            else:
-                out += (name, was)
-    return tuple(out)
+def _prefix_len(was: Any, now: Any) -> Any:
+    """The old length when ``was`` is a prefix of ``now`` (parts appended), else ``was``."""
+    n = len(was)
+    return n if n <= len(now) and now[:n] == was else tuple(was)
 
 
 def _delta(old: GameState, new: GameState) -> tuple[Any, ...]:
     """What ``old`` has that ``new`` does not (the undo record without its link)."""
     out: list[Any] = []
-    for name in _SCALARS:
-        was = getattr(old, name)
-        if getattr(new, name) is not was:
-            out += (name, was)
+    olds, news = _SCALAR_GET(old), _SCALAR_GET(new)
+    if not all(map(operator.is_, olds, news)):
+        for name, was, now in zip(_SCALARS, olds, news):
+            if now is not was:
+                out += (name, was)
     if old.turn is not new.turn:
-        out += ("turn", _turn_delta(old.turn, new.turn))
-    if old.pieces != new.pieces:
-        out += ("pieces", _dict_delta(old.pieces, new.pieces))
-    for name in _DICTS:
-        was = getattr(old, name)
-        if was != getattr(new, name):
-            out += (name, _dict_delta(was, getattr(new, name)))
-    for name in _GROWING:
-        was, now = getattr(old, name), getattr(new, name)
+        out += ("turn", old.turn)     # the old budget itself: undo then builds nothing
+    d = _dict_delta(old.pieces, new.pieces)
+    if d:
+        out += ("pieces", d)
+    olds, news = _DICT_GET(old), _DICT_GET(new)
+    if olds != news:
+        for name, was, now in zip(_DICTS, olds, news):
+            if was != now:
+                out += (name, _dict_delta(was, now))
+    for name, was, now in zip(_GROWING, _GROWING_GET(old), _GROWING_GET(new)):
         if was is not now:
             n = len(was)
             # a line or an action appended: the old value is a prefix of the new one
             out += (name, n if n <= len(now) and now[:n] == was else was)
     r, q = old.record, new.record
-    if r != q:
-        rec: list[Any] = [r.move, r.transports, r.fires, r.pickup, r.exchange, r.reinforce,
-                          r.drop, r.results]
-        now_lists = (None, q.transports, q.fires, None, None, None, None, q.results)
-        for i in _RECORD_LISTS:
-            was, now = rec[i], now_lists[i]
-            n = len(was)
-            rec[i] = n if n <= len(now) and now[:n] == was else tuple(was)
-        out += ("record", tuple(rec))
+    out += ("record", (r.move, _prefix_len(r.transports, q.transports),
+                       _prefix_len(r.fires, q.fires), r.pickup, r.exchange, r.reinforce, r.drop,
+                       _prefix_len(r.results, q.results)))
     return tuple(out)
+
+
+_SCALAR_GET = operator.attrgetter(*_SCALARS)
+_DICT_GET = operator.attrgetter(*_DICTS)
+_GROWING_GET = operator.attrgetter(*_GROWING)
 
 
 def _rebuild(state: GameState, record: tuple[Any, ...]) -> GameState:
@@ -504,7 +532,7 @@ def _rebuild(state: GameState, record: tuple[Any, ...]) -> GameState:
     prev.end_reason = state.end_reason
     prev.history = state.history
     prev.orders = state.orders
-    prev.record = state.record.copy()
+    prev.record = None            # type: ignore[assignment]  # set below
     prev.actions = state.actions
     prev.start = state.start
     prev._prev = None
@@ -521,26 +549,19 @@ def _rebuild(state: GameState, record: tuple[Any, ...]) -> GameState:
                     del d[k]
                 else:
                     d[k] = v
-        elif name == "turn":
-            t = state.turn
-            changes = {}
-            for j in range(0, len(was), 2):
-                f, v = was[j], was[j + 1]
-                if type(f) is int:
-                    f = _TURN_FIELDS[f]
-                    v = getattr(t, f).difference(v)
-                changes[f] = v
-            prev.turn = replace(t, **changes)
         elif name in _GROWING:
             setattr(prev, name, getattr(state, name)[:was] if type(was) is int else was)
         elif name == "record":
             q = state.record
-            now_lists = (None, q.transports, q.fires, None, None, None, None, q.results)
-            rec = [now_lists[i][:v] if i in _RECORD_LISTS and type(v) is int else
-                   (list(v) if i in _RECORD_LISTS else v) for i, v in enumerate(was)]
-            prev.record = TurnRecord(*rec)
+            move, tr, fi, pickup, exchange, reinforce, drop, rs = was
+            prev.record = TurnRecord(
+                move, q.transports[:tr] if type(tr) is int else list(tr),
+                q.fires[:fi] if type(fi) is int else list(fi), pickup, exchange, reinforce,
+                drop, q.results[:rs] if type(rs) is int else list(rs))
         else:
             setattr(prev, name, was)
+    if prev.record is None:
+        prev.record = state.record.copy()
     return prev
 
 
@@ -670,12 +691,12 @@ def _same(seg: dict[Any, Any], key: str, value: Any) -> bytes | None:
 
 
 def _packed_dict(seg: dict[Any, Any], key: str, value: dict[Any, Any],
-                 make: Any) -> bytes:
-    """``key: make()`` packed, reused while the dict keeps equal contents (a copy is kept:
-    the dict itself may be changed later)."""
+                 make: Any, state: "GameState") -> bytes:
+    """``key: make(state)`` packed, reused while the dict keeps equal contents (a copy is
+    kept: the dict itself may be changed later)."""
     b = _same(seg, key, value)
     if b is None:
-        b = _K[key] + _PACK.pack(make())
+        b = _K[key] + _PACK.pack(make(state))
         seg[key] = (dict(value), b)
     return b
 
@@ -698,59 +719,135 @@ def _packed_growing(seg: dict[Any, Any], key: str, value: tuple[str, ...],
     parts.append(e[1])
 
 
+_TURN_MEMO: dict[tuple[int, Any], bytes] = {}   # (field index, value) -> packed; values only
+_TURN_MEMO_LIMIT = 4096
+
+
+def _pack_turn_field(i: int, v: Any) -> bytes:
+    """One field of ``_turn_row`` packed (``i``: its index in ``TurnState``); the sets are
+    remembered by value (a pure function of an immutable value), as they recur all game."""
+    tv = type(v)
+    if tv is bool:
+        return b"\xc3" if v else b"\xc2"
+    if tv is int:
+        return _PACK.pack(v)
+    key = (i, v)
+    b = _TURN_MEMO.get(key)
+    if b is None:
+        if len(_TURN_MEMO) >= _TURN_MEMO_LIMIT:
+            _TURN_MEMO.clear()
+        b = _TURN_MEMO[key] = _PACK.pack(_TURN_PACKERS[_TURN_FIELDS[i]](v))
+    return b
+
+
 def _packed_turn(seg: dict[Any, Any], t: TurnState) -> bytes:
-    """``turn: _turn_row(t)`` packed from its fields, each kept while the field's value is the
-    same object (a new turn budget shares every field it did not change)."""
-    out = [_K["turn"], _TURN_HEAD]
-    for i, v in enumerate(_TURN_GET(t)):
-        tv = type(v)
-        if tv is bool:
-            out.append(b"\xc3" if v else b"\xc2")
-        elif tv is int:
-            out.append(_PACK.pack(v))
-        else:
-            e = seg.get(_TURN_KEYS[i])
-            if e is None or e[0] is not v:
-                e = seg[_TURN_KEYS[i]] = (v, _PACK.pack(_TURN_PACKERS[_TURN_FIELDS[i]](v)))
-            out.append(e[1])
-    return b"".join(out)
-
-
-_TURN_GET = operator.attrgetter(*TurnState.__dataclass_fields__)
-_TURN_KEYS = tuple(("turn", name) for name in TurnState.__dataclass_fields__)
-
-
-def _packed_pieces(seg: dict[Any, Any], pieces: dict[int, Piece]) -> bytes:
-    """The packed rows of the pieces by serial. The last result is kept with the piece values
-    it was packed from: a state one action on changes one or two of them, so only their rows
-    are packed again (each row is a pure function of a frozen ``Piece``)."""
-    keys = list(pieces)
-    if keys != sorted(keys):
-        keys.sort()
-        values = [pieces[k] for k in keys]
+    """``turn: _turn_row(t)`` packed from its fields. The last result is kept with the field
+    values it came from: a new turn budget shares every field it did not change (and equal
+    bools and small ints are the same objects), so only the changed fields are packed again."""
+    vals = _TURN_GET(t)
+    last = seg.get("turn_fields")
+    if last is None:
+        fields = [_pack_turn_field(i, v) for i, v in enumerate(vals)]
     else:
-        values = list(pieces.values())
-    last = seg.get("pieces")
-    if last is not None and last[0] == keys:
-        _, old_values, rows, blob = last
-        same = list(map(operator.is_, values, old_values))
-        if all(same):
+        old, fields, blob = last
+        same = list(map(operator.is_, vals, old))
+        try:
+            i = same.index(False)
+        except ValueError:
             return blob
-        rows = list(rows)
-        i = same.index(False)
+        fields = list(fields)
         while True:
-            rows[i] = _PACK.pack(_piece_row(values[i]))
+            fields[i] = _pack_turn_field(i, vals[i])
             try:
                 i = same.index(False, i + 1)
             except ValueError:
                 break
-    else:
-        rows = [_PACK.pack(_piece_row(p)) for p in values]
-    blob = b"".join(rows)
-    seg["pieces"] = (keys, values, rows, blob)
+    blob = b"".join([_K["turn"], _TURN_HEAD, *fields])
+    seg["turn_fields"] = (vals, fields, blob)
     return blob
 
 
+_TURN_GET = operator.attrgetter(*TurnState.__dataclass_fields__)
+#: a piece's fields in ``_piece_row`` order: packed as a tuple they give the row's very bytes
+#: (msgpack packs tuples as arrays, so ``arts``, ``trip`` and ``ready`` need no conversion)
+_PIECE_GET = operator.attrgetter(*Piece.__dataclass_fields__)
+assert tuple(Piece.__dataclass_fields__) == ("sid", "kind", "side", "row", "col", "level", "hand",
+                                             "arts", "stun", "origin", "trip", "ready")
+
+
+def _packed_pieces(seg: dict[Any, Any], pieces: dict[int, Piece]) -> bytes:
+    """``pieces:`` and the packed rows of the pieces by serial. The last result is kept with
+    the piece values it was packed from: a state one action on changes one or two of them, so
+    only their rows are packed again (each row is a pure function of a frozen ``Piece``, and
+    a piece is stored under its serial); a piece taken off or added shifts the rows, which
+    are then found by piece value."""
+    values = list(pieces.values())
+    last = seg.get("pieces")
+    if last is not None and len(values) == len(last[0]):
+        old_values, rows, blob = last
+        same = list(map(operator.is_, values, old_values))
+        try:
+            i = same.index(False)
+        except ValueError:
+            return blob
+        rows = list(rows)
+        while True:
+            p = values[i]
+            if p.sid != old_values[i].sid:       # not the same serials in the same order
+                break
+            rows[i] = _PACK.pack(_PIECE_GET(p))
+            try:
+                i = same.index(False, i + 1)
+            except ValueError:
+                i = -1
+                break
+        if i < 0:
+            blob = b"".join([_K["pieces"], _PACK.pack_array_header(len(rows)), *rows])
+            seg["pieces"] = (values, rows, blob)
+            return blob
+    keys = list(pieces)
+    order = sorted(keys)
+    if order != keys:
+        values = [pieces[k] for k in order]
+    if last is None:
+        rows = [_PACK.pack(_PIECE_GET(p)) for p in values]
+    else:   # the old values are alive (in ``last``) while their ids are used
+        known = dict(zip(map(id, last[0]), last[1]))
+        rows = [known.get(id(p)) or _PACK.pack(_PIECE_GET(p)) for p in values]
+    blob = b"".join([_K["pieces"], _PACK.pack_array_header(len(rows)), *rows])
+    if order == keys:            # kept only for a dict in serial order (as a game keeps it)
+        seg["pieces"] = (values, rows, blob)
+    else:
+        seg.pop("pieces", None)
+    return blob
+
+
+def _packed_record(seg: dict[Any, Any], state: "GameState") -> bytes:
+    """``record:`` and ``actions:`` packed (the turn in progress printed, and its actions),
+    reused while the turn's parts are equal; the actions packed by item, as they only grow
+    within a turn."""
+    r = state.record
+    key = (r.move, r.transports, r.fires, r.pickup, r.exchange, r.reinforce, r.drop, r.results)
+    e = seg.get("record")
+    if e is None or e[0] != key:
+        memo = _memo(seg)
+        b = _K["record"] + _PACK.pack(format_turn(r, memo))    # the record has a Turn's fields
+        e = seg["record"] = ((r.move, list(r.transports), list(r.fires), r.pickup, r.exchange,
+                              r.reinforce, r.drop, list(r.results)), b)
+    actions = state.actions
+    a = seg.get("actions")
+    if a is None or a[0] is not actions:
+        if a is not None and len(a[0]) <= len(actions) and actions[:len(a[0])] == a[0]:
+            rest = actions[len(a[0]):]
+            items = a[2]
+        else:
+            rest, items = actions, b""
+        if rest:
+            memo = _memo(seg)
+            items += b"".join([_PACK.pack(format_action(x, memo)) for x in rest])
+        a = seg["actions"] = (actions, _K["actions"] + _PACK.pack_array_header(len(actions))
+                              + items, items)
+    return e[1] + a[1]
 
 
 def _memo(seg: dict[Any, Any]) -> dict[int, tuple[Any, str]]:
@@ -758,6 +855,95 @@ def _memo(seg: dict[Any, Any]) -> dict[int, tuple[Any, str]]:
     if memo is None or len(memo) > _FMT_LIMIT:
         memo = seg["fmt"] = {}
     return memo
+
+
+def _packed_head(seg: dict[Any, Any], state: "GameState") -> bytes:
+    """The map header, ``v``, ``options`` and ``ply`` packed (options by value)."""
+    e = seg.get("head")
+    if e is not None and e[1] == state.ply and (e[0] is state.options or e[0] == state.options):
+        return e[2]
+    b = _same(seg, "options", state.options)
+    if b is None:
+        b = _K["options"] + _PACK.pack(state.options.to_dict())
+        seg["options"] = (state.options, b)
+    b = _HEAD + b + _K["ply"] + _PACK.pack(state.ply)
+    seg["head"] = (state.options, state.ply, b)
+    return b
+
+
+def _packed_articles(seg: dict[Any, Any], state: "GameState") -> bytes:
+    """``articles:`` packed, reused while the codes and the readiness keep equal contents."""
+    e = seg.get("articles")
+    if e is not None and e[1] == state.art_ready and e[0] == state.art_code:
+        return e[2]
+    b = _K["articles"] + _PACK.pack([[a, state.art_code[a], state.art_ready.get(a, 0)]
+                                      for a in sorted(state.art_code)])
+    seg["articles"] = (dict(state.art_code), dict(state.art_ready), b)
+    return b
+
+
+def _make_ground(state: "GameState") -> list[Any]:
+    return [[r, c, list(a)] for (r, c), a in sorted(state.ground.items()) if a]
+
+
+def _make_reinforcements(state: "GameState") -> list[Any]:
+    return [[r, c, *v] for (r, c), v in sorted(state.reinforcements.items())]
+
+
+def _make_locks(state: "GameState") -> list[Any]:
+    return sorted([k[0], k[1], v] for k, v in state.locks.items())
+
+
+def _make_reveals(state: "GameState") -> list[Any]:
+    return sorted([k, v] for k, v in state.reveals.items())
+
+
+def _make_hits(state: "GameState") -> list[Any]:
+    return sorted([sid, [list(h) for h in hs]] for sid, hs in state.hits.items())
+
+
+def _packed_board(seg: dict[Any, Any], state: "GameState") -> bytes:
+    """``articles`` to ``reveals`` packed (the articles, the ground, the reinforcements, the
+    next serial, the locks, the reveals): reused whole while all are equal, as after most
+    actions (one tuple comparison); otherwise part by part."""
+    key = (state.ground, state.reinforcements, state.next_sid, state.locks, state.reveals,
+           state.art_ready, state.art_code)
+    e = seg.get("board")
+    if e is not None and e[0] == key:
+        return e[1]
+    b = b"".join([_packed_articles(seg, state),
+                  _packed_dict(seg, "ground", state.ground, _make_ground, state),
+                  _packed_dict(seg, "reinforcements", state.reinforcements,
+                               _make_reinforcements, state),
+                  _K["next_sid"], _PACK.pack(state.next_sid),
+                  _packed_dict(seg, "locks", state.locks, _make_locks, state),
+                  _packed_dict(seg, "reveals", state.reveals, _make_reveals, state)])
+    seg["board"] = ((dict(state.ground), dict(state.reinforcements), state.next_sid,
+                     dict(state.locks), dict(state.reveals), dict(state.art_ready),
+                     dict(state.art_code)), b)
+    return b
+
+
+def _packed_flight(seg: dict[Any, Any], state: "GameState") -> bytes:
+    """``projectiles`` to ``end_reason`` packed (the projectiles, the next projectile id, the
+    hit counters, the result and its reason), reused whole while all are equal."""
+    e = seg.get("flight")
+    if (e is not None and e[0] is state.projectiles and e[1] == state.next_pid
+            and e[2] == state.hits and e[3] == state.result and e[4] == state.end_reason):
+        return e[5]
+    b = _same(seg, "projectiles", state.projectiles)
+    if b is None:
+        b = _K["projectiles"] + _PACK.pack([[p.pid, p.kind, p.side, p.row, p.col, p.dr, p.dc,
+                                             p.strength, p.target, p.created]
+                                            for p in state.projectiles])
+        seg["projectiles"] = (state.projectiles, b)
+    b = b"".join([b, _K["next_pid"], _PACK.pack(state.next_pid),
+                  _packed_dict(seg, "hits", state.hits, _make_hits, state),
+                  _K["result"], _PACK.pack(state.result),
+                  _K["end_reason"], _PACK.pack(state.end_reason)])
+    seg["flight"] = (state.projectiles, state.next_pid, dict(state.hits), state.result,
+                     state.end_reason, b)
+    return b
 
 
 def serialise(state: GameState) -> bytes:
@@ -768,55 +954,17 @@ def serialise(state: GameState) -> bytes:
     if cached is not None:
         return cached
     seg = state._seg
-    t = state.turn
-    parts = [_HEAD]
-    b = _same(seg, "options", state.options)
-    if b is None:
-        b = _K["options"] + _PACK.pack(state.options.to_dict())
-        seg["options"] = (state.options, b)
-    parts.append(b)
-    parts.append(_K["ply"] + _PACK.pack(state.ply))
-    pieces = state.pieces
-    parts.append(_K["pieces"] + _PACK.pack_array_header(len(pieces)))
-    parts.append(_packed_pieces(seg, pieces))
-    e = seg.get("articles")
-    if e is not None and e[1] == state.art_ready and e[0] == state.art_code:
-        parts.append(e[2])
-    else:
-        b = _K["articles"] + _PACK.pack([[a, state.art_code[a], state.art_ready.get(a, 0)]
-                                          for a in sorted(state.art_code)])
-        seg["articles"] = (dict(state.art_code), dict(state.art_ready), b)
-        parts.append(b)
-    parts.append(_packed_dict(seg, "ground", state.ground, lambda: [
-        [r, c, list(a)] for (r, c), a in sorted(state.ground.items()) if a]))
-    parts.append(_packed_dict(seg, "reinforcements", state.reinforcements, lambda: [
-        [r, c, *v] for (r, c), v in sorted(state.reinforcements.items())]))
-    parts.append(_K["next_sid"] + _PACK.pack(state.next_sid))
-    parts.append(_packed_dict(seg, "locks", state.locks, lambda: sorted(
-        [k[0], k[1], v] for k, v in state.locks.items())))
-    parts.append(_packed_dict(seg, "reveals", state.reveals, lambda: sorted(
-        [k, v] for k, v in state.reveals.items())))
-    b = _same(seg, "projectiles", state.projectiles)
-    if b is None:
-        b = _K["projectiles"] + _PACK.pack([[p.pid, p.kind, p.side, p.row, p.col, p.dr, p.dc,
-                                             p.strength, p.target, p.created]
-                                            for p in state.projectiles])
-        seg["projectiles"] = (state.projectiles, b)
-    parts.append(b)
-    parts.append(_K["next_pid"] + _PACK.pack(state.next_pid))
-    parts.append(_packed_dict(seg, "hits", state.hits, lambda: sorted(
-        [sid, [list(h) for h in hs]] for sid, hs in state.hits.items())))
-    parts.append(_K["result"] + _PACK.pack(state.result))
-    parts.append(_K["end_reason"] + _PACK.pack(state.end_reason))
-    e = seg.get("turn")
-    if e is None or e[0] is not t:
-        e = seg["turn"] = (t, _packed_turn(seg, t))
-    parts.append(e[1])
-    _packed_growing(seg, "history", state.history, parts)
-    _packed_growing(seg, "orders", state.orders, parts)
-    memo = _memo(seg)
-    parts.append(_K["record"] + _PACK.pack(format_turn(current_turn(state), memo)))
-    parts.append(_K["actions"] + _PACK.pack([format_action(a, memo) for a in state.actions]))
+    parts = [_packed_head(seg, state), _packed_pieces(seg, state.pieces),
+             _packed_board(seg, state), _packed_flight(seg, state),
+             _packed_turn(seg, state.turn)]
+    e = seg.get("story")
+    if e is None or e[0] is not state.history or e[1] is not state.orders:
+        story: list[bytes] = []
+        _packed_growing(seg, "history", state.history, story)
+        _packed_growing(seg, "orders", state.orders, story)
+        e = seg["story"] = (state.history, state.orders, b"".join(story))
+    parts.append(e[2])
+    parts.append(_packed_record(seg, state))
     b = _same(seg, "start", state.start)
     if b is None:
         b = _K["start"] + _PACK.pack(state.start)

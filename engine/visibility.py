@@ -130,7 +130,7 @@ def attempt_lock(state: GameState, key: tuple[str, int], holder: Piece) -> None:
     target = current_answerer().lock_target(state, holder.side, holder.square)
     if target is not None:
         state.locks[key] = target
-        state.touch()
+        state.touch_visibility()
 
 
 def end_locks(state: GameState) -> None:
@@ -146,11 +146,11 @@ def end_locks(state: GameState) -> None:
             del state.locks[key]
             changed = True
     if changed:
-        state.touch()
+        state.touch_visibility()
 
 
 def reveal(state: GameState, sid: int) -> None:
     """Make a piece visible to the enemy until the end of the enemy's next turn (RUL-20)."""
     state.reveals[sid] = max(state.reveals.get(sid, 0), state.ply + 1)
-    state.touch()
+    state.touch_visibility()
 

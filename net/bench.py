@@ -22,6 +22,7 @@ import asyncio
 import importlib
 import json
 import logging
+import os
 import statistics
 import subprocess
 import sys
@@ -70,20 +71,34 @@ def main(argv: list[str] | None = None) -> int:
 def run_bench(games: int, netns: bool) -> dict[str, Any]:
     """Figures per link and fsync setting: {link: {"fsync on"/"fsync off": {...}}} (times in ms)."""
     links: dict[str, Any] = {"loopback": None}
-    results: dict[str, Any] = {}
+    results: dict[str, Any] = {"load": {"before": _load()}}
     if netns:
         with _netns_module().netns_pair(prefix="wecn") as pair:
             links["netns"] = pair
             results["netns"] = _link(pair, games)
     results["loopback"] = _link(None, games)
+    results["load"]["after"] = _load()
     return results
+
+
+def _load() -> list[float]:
+    """The 1, 5 and 15 minute load averages (the machine may be shared: noted beside the figures)."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return []
 
 
 def format_results(results: dict[str, Any]) -> str:
     """Anchor, figure, ratio and verdict per link."""
     lines = ["WEC network benchmark: two processes, TLS 1.3, Ed25519, msgpack. Goal (issue 10 item 6): "
              "action taken -> applied on both sides <= 1.5 x signed TLS RTT + 1 engine check (same run)"]
+    load = results.get("load", {})
+    lines.append(f"load average (1, 5, 15 min) before {load.get('before')}, after {load.get('after')} "
+                 f"on {os.cpu_count()} cores")
     for link, r in results.items():
+        if link == "load":
+            continue
         a, check = r["anchor"], r["engine_check"]
         lines.append(f"[{link}] anchor: signed TLS round trip (215 B, sign + verify + signed ack + verify, mutual "
                      f"TLS, 2 processes, {a['trips']} trips around the games): median {a['median_ms']:.3f} ms, p99 {a['p99_ms']:.3f} ms; one engine "

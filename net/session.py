@@ -24,6 +24,7 @@ from types import ModuleType
 from typing import Any, Awaitable, Callable, Protocol
 
 from net import certs as certs_mod
+from net.aio import raise_if, reap
 from net.chain import ChainReader, ChainWriter, Verified, derive_chain_id
 from net.errors import (EquivocationError, IdentityChanged, NetError, NotPaired, PairingFailed, PeerTimeout,
                         ProtocolError)
@@ -78,6 +79,7 @@ class NetConfig:
     wal_sync: bool = True
     new_game: bool = False
     abandon_after: float = 120.0   # seconds a disconnected peer has to come back before we claim; 0 = never
+    save_interval: float = 0.5     # at most one autosave written per this many seconds (0 = every turn)
     # per game: (what the peer's clock is running for, when it started); kept across reconnections
     clock_marks: dict[bytes, tuple[Any, float]] = field(default_factory=dict, repr=False)
 
@@ -140,8 +142,12 @@ class GameConnection:
         self.replaying = False
         self._pending_entries: list[Entry] = []
         self._saving: asyncio.Future[None] | None = None
+        self._save_due: tuple[int, str] | None = None   # (entries, state hash) of the turn to save next
+        self._saved_at = float("-inf")                  # loop time of the last save written
+        self._save_now = asyncio.Event()                # the connection ends: write the due save at once
         self._fresh_wal = False   # the log was created by this connection (no game before it)
         self._recv_task: asyncio.Task[Message] | None = None   # a read kept across driver wake-ups
+        self._wake_task: asyncio.Task[None] | None = None      # the driver's async_wait, kept across reads
         self._timed_out = False
         self.resumed = False
 
@@ -179,17 +185,23 @@ class GameConnection:
         except WalError as exc:   # our log or its rebuild cannot go on: say why, change nothing more
             return await self._end("refused", f"cannot resume the game: {exc}")
         finally:
-            await self._stop_recv()
+            # Everything below runs even when our task is cancelled meanwhile; that cancellation
+            # is raised again at the end, never swallowed (a cancelled join would play on).
+            cancelled = await self._stop_recv(reraise=False)
             if not self.link.closed:   # cancelled (the player quit): drop the link, the log keeps the game
                 self.link.closed = True
                 self.link.writer.transport.abort()
             if self._saving is not None:
+                self._save_now.set()
                 try:
                     await self._saving
+                except asyncio.CancelledError:
+                    cancelled = True
                 except Exception as exc:
                     log.error("autosave failed: %s", exc)
             if self.wal is not None:
                 self.wal.close()
+            raise_if(cancelled)
 
     async def _run(self) -> Outcome:
         peer_hello = await self._hello()
@@ -230,30 +242,32 @@ class GameConnection:
             return await self.link.recv()
         if self._recv_task is None:
             self._recv_task = asyncio.ensure_future(self.link.recv())
-        woke = asyncio.ensure_future(wait()) if wait is not None else None
-        try:
-            await asyncio.wait({self._recv_task} | ({woke} if woke else set()), timeout=timeout,
-                               return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            woken = woke is not None and woke.done()
-            if woke is not None and not woke.done():
-                woke.cancel()
+        if wait is not None and self._wake_task is None:
+            # kept across the peer's messages too (not a new task cancelled after each of them)
+            self._wake_task = asyncio.ensure_future(wait())
+        await asyncio.wait({self._recv_task} | ({self._wake_task} if self._wake_task else set()), timeout=timeout,
+                           return_when=asyncio.FIRST_COMPLETED)
+        woken = self._wake_task is not None and self._wake_task.done()
+        if woken:
+            assert self._wake_task is not None
+            if not self._wake_task.cancelled():
+                self._wake_task.exception()   # a failed wait is only a wake-up (as before)
+            self._wake_task = None
         if not self._recv_task.done():
             self._timed_out = not woken
             return None
         task, self._recv_task = self._recv_task, None
         return task.result()
 
-    async def _stop_recv(self) -> None:
-        """Cancel the kept read (the connection is ending)."""
+    async def _stop_recv(self, reraise: bool = True) -> bool:
+        """Cancel the kept read and wake-up wait (the connection is ending). A cancellation of our own task that
+        arrives meanwhile is raised again (``reraise``) or returned (True), never swallowed."""
         task, self._recv_task = self._recv_task, None
-        if task is not None and not task.done():
-            task.cancel()
-        if task is not None:
-            try:
-                await task
-            except BaseException:
-                pass
+        wake, self._wake_task = self._wake_task, None
+        cancelled = await reap(task, wake)
+        if reraise:
+            raise_if(cancelled)
+        return cancelled
 
     # ---- hello and resume ----
 
@@ -645,24 +659,43 @@ class GameConnection:
         self.entries.append(entry)
 
     async def _autosave(self) -> None:
-        """Write the save atomically in a worker thread (one at a time, in turn order)."""
-        assert self.header is not None and self.match is not None and self.match.play is not None
-        h = self.cfg.engine.state_hash(self.match.play.state_value)
-        previous = self._saving
-        path = self.cfg.active_wal(self.peer_pub).with_suffix(".save")
-        snapshot = list(self._packed)
+        """Save the game after a turn: atomically, in a worker thread, one save at a time.
 
-        async def save() -> None:
-            if previous is not None:
-                await previous
+        At once if the last save is older than ``NetConfig.save_interval``, else when that
+        interval has passed, with the latest turn then (the turns in between are in the log,
+        and the peer holds our messages). Players take longer than that over a turn, so every
+        turn of theirs is saved; two bots end turns faster than a save is written and fsynced,
+        and saving each of them kept a thread and the disk busy under every action (issue 10
+        item 6). The end of the connection writes the due save without waiting."""
+        assert self.header is not None and self.match is not None and self.match.play is not None
+        self._save_due = (len(self._packed), self.cfg.engine.state_hash(self.match.play.state_value))
+        if self._saving is None or self._saving.done():
+            if self._saving is not None and self._saving.exception() is not None:
+                log.error("autosave failed: %s", self._saving.exception())
+            self._saving = asyncio.ensure_future(self._save_loop())
+
+    async def _save_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        path = self.cfg.active_wal(self.peer_pub).with_suffix(".save")
+        while self._save_due is not None:
+            wait = self._saved_at + self.cfg.save_interval - loop.time()
+            if wait > 0 and not self._save_now.is_set():
+                try:
+                    async with asyncio.timeout(wait):
+                        await self._save_now.wait()
+                except TimeoutError:
+                    pass
+            (count, h), self._save_due = self._save_due, None
+            snapshot = self._packed[:count]   # the log only grows: its first entries are that turn's
             await asyncio.to_thread(write_packed_save, path, self.header, snapshot, h)  # type: ignore[arg-type]
-        self._saving = asyncio.ensure_future(save())
+            self._saved_at = loop.time()
 
     async def _finish(self) -> Outcome:
         match = self.match
         assert match is not None and self.header is not None
         status = "finished" if match.finished else "stopped"
         if self._saving is not None:
+            self._save_now.set()
             await self._saving
         path = self.cfg.active_wal(self.peer_pub)
         final = self.cfg.games_dir / f"{self.header.chain_id.hex()[:16]}.{status}.wal"
@@ -843,17 +876,12 @@ async def run_pairing(cfg: NetConfig, link: Link, role: str, peer_der: bytes | N
     except (ProtocolError, ConnectionError, PeerTimeout, asyncio.IncompleteReadError) as exc:
         raise PairingFailed(f"pairing failed: {exc}") from None
     finally:
-        for task in (confirm_task, recv_task):
-            if task is not None:
-                task.cancel()
-                try:
-                    await task
-                except BaseException:
-                    pass
+        cancelled = await reap(confirm_task, recv_task)
         if machine.state is not PairState.PAIRED:
             await link.close("pairing not completed")
         else:
             await link.close()
+        raise_if(cancelled)
 
 
 async def _refuse(code: str, name: str) -> bool:
@@ -1000,7 +1028,8 @@ class Host:
     async def wait(self, timeout: float | None = None) -> Outcome:
         """The outcome of the game (finished or stopped)."""
         assert self.result is not None
-        return await asyncio.wait_for(asyncio.shield(self.result), timeout)
+        async with asyncio.timeout(timeout):   # not wait_for: it may drop a cancellation (net.aio)
+            return await asyncio.shield(self.result)
 
     @property
     def unauthenticated(self) -> int:
@@ -1013,13 +1042,7 @@ class Host:
             self.server.close()
             await self.server.wait_closed()
             self.server = None
-        for task in list(self._tasks):
-            task.cancel()
-        for task in list(self._tasks):
-            try:
-                await task
-            except BaseException:
-                pass
+        raise_if(await reap(*list(self._tasks)))
 
     def _admit(self, transport: asyncio.Transport, address: str) -> None:
         """Hold a new unauthenticated connection, dropping the oldest over either cap."""
@@ -1090,11 +1113,8 @@ class Host:
             return
         self._pending.pop(transport, None)   # authenticated: a pinned peer, the one in play (or none is)
         if self._active is not None and not self._active.done():
-            self._active.cancel()  # a new connection from the same peer replaces a half-dead one
-            try:
-                await self._active
-            except BaseException:
-                pass
+            # a new connection from the same peer replaces a half-dead one
+            raise_if(await reap(self._active))
         self._active = asyncio.current_task()
         self.active_link = link
         claimed = self._in_play is None

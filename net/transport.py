@@ -137,14 +137,26 @@ class Link:
             log.info("%s: closing: %s", self.label, reason)
             try:
                 await self.send(Refuse(reason[:512]))
+            except asyncio.CancelledError:
+                self.abort()
+                raise
             except Exception:
                 pass
         self.closed = True
         self.writer.close()
-        try:
-            await asyncio.wait_for(self.writer.wait_closed(), self.timeouts.shutdown)
+        try:   # not wait_for: it drops a cancellation that comes as the close completes (net.aio)
+            async with asyncio.timeout(self.timeouts.shutdown):
+                await self.writer.wait_closed()
+        except asyncio.CancelledError:
+            self.abort()   # cancelled while closing: no socket left behind
+            raise
         except Exception:
             pass
+
+    def abort(self) -> None:
+        """Drop the connection at once (no goodbye, nothing flushed); safe to call twice."""
+        self.closed = True
+        self.writer.transport.abort()
 
     async def recv_hello(self) -> Message:
         """The peer's first message, within ``Timeouts.hello`` in all (pings do not extend it).
@@ -167,6 +179,9 @@ class Link:
             async with asyncio.timeout(self.timeouts.shutdown):
                 while await self.reader.read(65536):
                     pass
+        except asyncio.CancelledError:
+            self.abort()
+            raise
         except Exception:
             pass
         await self.close()
@@ -186,6 +201,9 @@ class Link:
             async with asyncio.timeout(self.timeouts.shutdown):
                 while await self.reader.read(65536):
                     pass
+        except asyncio.CancelledError:
+            self.abort()
+            raise
         except Exception:
             pass
         await self.close()
@@ -204,13 +222,12 @@ async def connect(host: str, port: int, ctx: ssl.SSLContext, timeouts: Timeouts)
     :raises ConnectionError/OSError: no answer. :raises ssl.SSLError: handshake refused.
     :raises ProtocolError: not TLS 1.3 / not wec/1.
     """
-    try:
-        reader, writer = await asyncio.wait_for(
-            asyncio.open_connection(host, port, ssl=ctx, server_hostname="",
-                                    ssl_handshake_timeout=timeouts.handshake,
-                                    ssl_shutdown_timeout=timeouts.shutdown),
-            timeouts.connect + timeouts.handshake)
-    except asyncio.TimeoutError:
+    try:   # asyncio.timeout, not wait_for, which may drop a cancellation (net.aio)
+        async with asyncio.timeout(timeouts.connect + timeouts.handshake):
+            reader, writer = await asyncio.open_connection(host, port, ssl=ctx, server_hostname="",
+                                                           ssl_handshake_timeout=timeouts.handshake,
+                                                           ssl_shutdown_timeout=timeouts.shutdown)
+    except TimeoutError:
         raise ConnectionError(f"no answer from {host}:{port} within {timeouts.connect + timeouts.handshake:g} s") from None
     return _checked(reader, writer, timeouts, f"{host}:{port}")
 
@@ -228,6 +245,14 @@ class _Accepted(asyncio.Protocol):
         task = asyncio.ensure_future(self.on_connection(transport))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+        task.add_done_callback(lambda t: _abort_if_cancelled(t, transport))
+
+
+def _abort_if_cancelled(task: "asyncio.Task[None]", transport: asyncio.Transport) -> None:
+    """A connection's task was cancelled (the listener closes), perhaps before it ever ran: its
+    socket is closed here, or nothing else would."""
+    if task.cancelled() and not transport.is_closing():
+        transport.abort()
 
 
 async def listen(host: str, port: int, on_connection: "Callable[[asyncio.Transport], Awaitable[None]]",
@@ -247,9 +272,9 @@ async def accept_tls(transport: asyncio.Transport, ctx: ssl.SSLContext, timeouts
     reader = asyncio.StreamReader(loop=loop)
     protocol = asyncio.StreamReaderProtocol(reader, loop=loop)
     try:
-        tls = await asyncio.wait_for(loop.start_tls(transport, protocol, ctx, server_side=True,
-                                                    ssl_handshake_timeout=timeouts.handshake),
-                                     timeouts.handshake + 1)
+        async with asyncio.timeout(timeouts.handshake + 1):   # not wait_for (net.aio)
+            tls = await loop.start_tls(transport, protocol, ctx, server_side=True,
+                                       ssl_handshake_timeout=timeouts.handshake)
     except BaseException:
         transport.close()
         raise

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 
@@ -14,9 +13,8 @@ def test_wec_demo_plays_a_full_game_and_checks_it() -> None:
     """04/U59-U61 as a new user sees them: exit 0, equal hashes, verified transcripts, a result."""
     wec = Path(sys.executable).parent / "wec"
     assert wec.exists(), f"the `wec` console script is not installed next to {sys.executable}"
-    start = time.monotonic()
-    done = subprocess.run([str(wec), "demo"], capture_output=True, text=True, timeout=120)
-    took = time.monotonic() - start
+    # 300 s: a hang guard only (issue 10 item 7: no wall-clock margin; the machine may be busy)
+    done = subprocess.run([str(wec), "demo"], capture_output=True, text=True, timeout=300)
     out = done.stdout
     assert done.returncode == 0, out[-3000:] + done.stderr[-3000:]
     assert "Traceback" not in out + done.stderr
@@ -35,4 +33,3 @@ def test_wec_demo_plays_a_full_game_and_checks_it() -> None:
     work = re.search(r"work dir (\S+)", out)
     assert work and not Path(work.group(1)).exists(), "the temporary directory was left behind"
     assert "endpoint stopped, temporary directory removed" in out
-    assert took < 60, f"the demo took {took:.1f} s"

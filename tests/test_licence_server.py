@@ -124,11 +124,11 @@ def test_malformed_json(case: str, endpoint: Endpoint, tmp_path: Path) -> None:
 
 def test_too_large_without_reading_body(endpoint: Endpoint) -> None:
     """Item 4 / J3: Content-Length 10 MB gets 413 too_large at once, without the body being sent."""
-    t0 = time.monotonic()
+    # "at once": answered although the body never comes (waiting for it would end in a 408 after
+    # the 10 s handler timeout, or the client's own timeout); no wall-clock margin (issue 10 item 7)
     status, data = raw_post(endpoint, b"", {"Content-Type": "application/json",
                                             "Content-Length": str(10 * 1024 * 1024)}, send_body=False)
     assert (status, json.loads(data)["error"]) == (413, "too_large")
-    assert time.monotonic() - t0 < 5
     big = b'{"v": "' + b"a" * 9000 + b'"}'
     status, data = raw_post(endpoint, big, json_headers(big))
     assert (status, json.loads(data)["error"]) == (413, "too_large")
@@ -238,7 +238,7 @@ def test_acknowledged_activations_survive_kill_9(fresh_endpoint: Endpoint, tmp_p
     threads = [threading.Thread(target=load, args=(n,)) for n in range(8)]
     for t in threads:
         t.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60   # a hang guard: the loop ends at the 40th activation
     while len(acked) < 40 and time.monotonic() < deadline:
         time.sleep(0.02)
     fresh_endpoint.kill()
@@ -258,6 +258,18 @@ def test_acknowledged_activations_survive_kill_9(fresh_endpoint: Endpoint, tmp_p
         restarted.stop()
 
 
+def _waiting(sock: socket.socket) -> bool:
+    """True if the server holds ``sock`` open without having answered (no byte, no close)."""
+    sock.setblocking(False)
+    try:
+        sock.recv(1, socket.MSG_PEEK)   # a byte (an answer) or b"" (closed): not waiting
+    except BlockingIOError:
+        return True
+    finally:
+        sock.setblocking(True)
+    return False
+
+
 def test_stalled_clients_do_not_block_and_cap_gives_503(fresh_endpoint: Endpoint, tmp_path: Path) -> None:
     """Item 4 / J4, anchors §3.3: stalled clients don't block others; past 64 in-flight requests, 503 busy."""
     key = fresh_endpoint.add_key(seats=5)
@@ -266,15 +278,17 @@ def test_stalled_clients_do_not_block_and_cap_gives_503(fresh_endpoint: Endpoint
         s = socket.create_connection((fresh_endpoint.host, fresh_endpoint.port))
         s.sendall(b"POST /v1/activate HTTP/1.1\r\nHost: x\r\n")
         stalled.append(s)
-    t0 = time.monotonic()
     assert _activate(fresh_endpoint, key, tmp_path, "a")[0] == 200
-    assert time.monotonic() - t0 < 1.0
+    # not served after them: the server still waits for every stalled client's headers (it drops
+    # one only after its 10 s handler timeout, with a 408), so the activation did not wait for any
+    # of them; no wall-clock margin (issue 10 item 7)
+    assert [_waiting(s) for s in stalled] == [True] * 20
     for _ in range(64):  # headers done, body never sent: each holds a handler slot
         s = socket.create_connection((fresh_endpoint.host, fresh_endpoint.port))
         s.sendall(b"POST /v1/activate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                   b"Content-Length: 100\r\n\r\n{")
         stalled.append(s)
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 30   # a hang guard: the loop ends at the first 503
     while True:
         status, data = _activate(fresh_endpoint, key, tmp_path, "b")
         if status == 503 or time.monotonic() > deadline:
@@ -283,7 +297,7 @@ def test_stalled_clients_do_not_block_and_cap_gives_503(fresh_endpoint: Endpoint
     assert (status, data["error"]) == (503, "busy")
     for s in stalled:
         s.close()
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 30   # a hang guard: the loop ends at the first 200
     while (status := _activate(fresh_endpoint, key, tmp_path, "b")[0]) == 503 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert status == 200

@@ -147,7 +147,7 @@ def test_wrong_alpn_is_refused(tmp_path: Path, caplog: pytest.LogCaptureFixture)
         ctx.set_alpn_protocols(["wec/2"])
         reader, writer = await asyncio.open_connection("127.0.0.1", port, ssl=ctx, server_hostname="")
         try:
-            data = await asyncio.wait_for(reader.read(100), 3)
+            data = await asyncio.wait_for(reader.read(100), 30)   # a hang guard
             return type(data)
         finally:
             writer.close()

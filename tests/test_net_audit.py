@@ -601,7 +601,10 @@ def test_autosave_after_every_turn_always_loads(tmp_path: Path) -> None:
             await asyncio.sleep(0.001)
 
     async def body() -> tuple[Outcome, Outcome, Any]:
-        hc, gc = make_cfg(tmp_path, "host", engine), make_cfg(tmp_path, "guest", engine)
+        # save_interval 0: every turn of the bots is saved (players take longer than the default
+        # interval over each turn, so each of theirs is saved anyway)
+        hc, gc = (make_cfg(tmp_path, "host", engine, save_interval=0),
+                  make_cfg(tmp_path, "guest", engine, save_interval=0))
         host_bot, guest_bot = Recorder(engine, 1, "white"), Recorder(engine, 2, "black")
         host = Host(hc, host_bot, "127.0.0.1", 0)
         port = await host.start()

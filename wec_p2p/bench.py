@@ -10,13 +10,16 @@ with the ratio and whether the goal is met:
   kiwipete (goal <= 5x);
 - apply + undo: every legal action of those positions applied and undone (``api.undo``), per
   action, against python-chess ``push`` + ``pop`` (goal <= 10x); once with the previous state
-  still held by the caller (a search), once with it freed (undo rebuilds it from the undo
-  record);
+  still held by the caller (a search: undo returns it), once as a long game kept for undo
+  (apply, the new state keeps only its undo record, undo rebuilds the previous state from it);
 - a random game, per ply (one WEC ply is one turn of several actions): generate + choose +
   apply every action of 100-turn games, then undo every action, against python-chess's random
   200-ply game per ply (no goal; reported);
-- the state hash of a state just reached (no cached bytes), against ``sha256(packb(state))`` of
-  a ~5 KB state with pre-ordered keys (goal <= 1.5x);
+- the state hash of a state one action after a hashed state (as in a game: the parts the
+  previous hash packed are kept, the new action's text is printed for the first time), against
+  ``sha256(packb(state))`` of the ~5 KB state with pre-ordered keys of the notes (goal <=
+  1.5x), and beside an anchor state of our states' size; also the hash of a state that kept no
+  part (everything packed, the anchor's own workload), beside the anchor of our size;
 - memory per turn of a 1,000-turn game kept whole for undo (tracemalloc; goal <= 10 KB);
 - informative, without an anchor: legal actions at the standard start, Fire-heavy positions and
   the cost of resolving one Fire.
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import hashlib
 import random
 import statistics
 import time
@@ -42,25 +46,28 @@ from . import bench_anchors as anchors
 
 #: figure -> goal ratio (None: reported without a goal)
 GOALS = {"action": 5.0, "apply_undo": 10.0, "apply_undo_rebuilt": 10.0, "game": None,
-         "hash": 1.5, "hash_same": 1.5}
+         "hash": 1.5, "hash_same": 1.5, "hash_scratch": None}
+
+
+_clock = time.perf_counter        # --clock cpu: time.thread_time (this thread's CPU time)
 
 
 def per_call(fn: Callable[[], object], min_time: float = 0.05, batches: int = 5) -> float:
     """Median seconds per call: batches sized to take ``min_time`` each, one warm-up batch."""
     number = 1
     while True:
-        t0 = time.perf_counter()
+        t0 = _clock()
         for _ in range(number):
             fn()
-        if time.perf_counter() - t0 >= min_time:
+        if _clock() - t0 >= min_time:
             break
         number *= 2
     times = []
     for _ in range(batches):
-        t0 = time.perf_counter()
+        t0 = _clock()
         for _ in range(number):
             fn()
-        times.append((time.perf_counter() - t0) / number)
+        times.append((_clock() - t0) / number)
     return statistics.median(times)
 
 
@@ -69,9 +76,9 @@ def _median_time(fn: Callable[[], object], repeat: int) -> float:
     fn()
     times = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = _clock()
         fn()
-        times.append(time.perf_counter() - t0)
+        times.append(_clock() - t0)
     return statistics.median(times)
 
 
@@ -148,26 +155,30 @@ def action_case(positions: list[api.GameState]) -> Callable[[], float]:
 
 
 def apply_undo_case(positions: list[api.GameState], held: bool) -> Callable[[], float]:
-    """Apply + undo of every legal action, per action, over all positions. ``held``: the
-    previous state stays referenced (undo returns it); otherwise every applied state is a copy
-    whose undo record alone leads back."""
+    """Apply + undo of every legal action, per action, over all positions, the actions applied
+    as they were just listed (as a search does). ``held``: the previous state stays referenced
+    (a search holding its node: undo returns it). Otherwise as a long game kept for undo: each
+    new state keeps only its undo record (``seal``, what applying the next action does) and
+    undo rebuilds the previous state from it; timed as apply + seal (each state freed at
+    once) plus the undo of states that hold nothing else (made untimed, ``detached``)."""
     def run() -> float:
         total, n = 0.0, 0
         for st in positions:
-            acts = api.legal_actions(st)     # as a search does: list, then apply what it listed
+            acts = api.legal_actions(st)
             if held:
                 def go(st: api.GameState = st, acts: list[api.Action] = acts) -> None:
                     for a in acts:
                         api.undo(api.apply_action(st, a))
             else:
-                kids = [api.apply_action(st, a) for a in acts]
-                orphans = [k.detached() if hasattr(k, "detached") else k for k in kids]
+                def sealed(st: api.GameState = st, acts: list[api.Action] = acts) -> None:
+                    for a in acts:
+                        api.apply_action(st, a).seal()
+                orphans = [api.apply_action(st, a).detached() for a in acts]
 
                 def go(orphans: list[api.GameState] = orphans) -> None:
                     for k in orphans:
                         api.undo(k)
-                total += per_call(lambda st=st, acts=acts: [api.apply_action(st, a) for a in acts],
-                                  0.02, 3)
+                total += per_call(sealed, 0.02, 3)
             total += per_call(go, 0.02, 3)
             n += len(acts)
         return total / n
@@ -180,37 +191,64 @@ def game_case(games: int, turns: int = 100) -> Callable[[], float]:
         per = []
         for g in range(games):
             rng = random.Random(g)
-            t0 = time.perf_counter()
+            t0 = _clock()
             state = api.new_game()
             while state.result is None and len(state.history) < turns:
                 state = api.apply_action(state, rng.choice(api.legal_actions(state)))
             played = len(state.history)
             while state.actions or state.history:
                 state = api.undo(state)
-            per.append((time.perf_counter() - t0) / max(1, played))
+            per.append((_clock() - t0) / max(1, played))
         return statistics.median(per)
     return run
 
 
-def hash_case(positions: list[api.GameState]) -> Callable[[], float]:
-    """The first hash of a state just reached from a state already hashed (as in a game, where
-    every state is hashed in turn): each repetition applies the action afresh (untimed), so the
-    new state's changed pieces and parts are new objects; median over positions of the mean."""
+def hash_case(positions: list[api.GameState], per_position: int = 5) -> Callable[[], float]:
+    """The first hash of a state one action after a state already hashed, as in a game, where
+    every state is hashed in turn: for each of ``per_position`` actions spread over each
+    position's list, every repetition hashes the position afresh (untimed: the parts the hash
+    keeps are then the position's own), forgets the action's printed text (it has never been
+    printed in a game), applies it (untimed) and times the new state's hash. Mean per hash
+    for each position, median over positions."""
     work = []
     for st in positions:
         acts = api.legal_actions(st)
-        api.state_hash(st)
-        work.append((st, acts[len(acts) // 2]))
+        step = max(1, len(acts) // per_position)
+        work.append((st, acts[::step][:per_position]))
 
     def run() -> float:
         per = []
-        for prev, action in work:
+        for prev, actions in work:
             total, n = 0.0, 0
             while total < 0.01:
-                new = api.apply_action(prev, action)
-                t0 = time.perf_counter()
-                api.state_hash(new)
-                total += time.perf_counter() - t0
+                for action in actions:
+                    prev.touch_bytes()
+                    api.state_hash(prev)
+                    prev.shared("fmt").pop(id(action), None)
+                    new = api.apply_action(prev, action)
+                    t0 = _clock()
+                    api.state_hash(new)
+                    total += _clock() - t0
+                    n += 1
+            per.append(total / n)
+        return statistics.median(per)
+    return run
+
+
+def hash_scratch_case(positions: list[api.GameState]) -> Callable[[], float]:
+    """The hash of a state that has kept no packed part (read back from its bytes, untimed):
+    everything packed and hashed, the anchor's own workload; median over positions."""
+    data = [api.serialise(st) for st in positions]
+
+    def run() -> float:
+        per = []
+        for b in data:
+            total, n = 0.0, 0
+            while total < 0.005:
+                fresh = api.deserialise(b)
+                t0 = _clock()
+                api.state_hash(fresh)
+                total += _clock() - t0
                 n += 1
             per.append(total / n)
         return statistics.median(per)
@@ -257,11 +295,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--memory-turns", type=int, default=1000)
     parser.add_argument("--skip-info", action="store_true", help="only the anchored figures")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="wall: time.perf_counter, as the anchors' notes measure (default); "
+                             "cpu: this thread's CPU time, steadier on a shared, busy machine "
+                             "(time taken by other processes is left out of every figure and "
+                             "anchor alike)")
     args = parser.parse_args(argv)
+    global _clock
+    _clock = time.thread_time if args.clock == "cpu" else time.perf_counter
 
     if anchors.chess_available():
         print(f"anchors: python-chess {anchors.chess_version()}, msgpack + SHA-256; "
-              f"{args.rounds} interleaved rounds, medians")
+              f"{args.rounds} interleaved rounds, medians, {args.clock} clock")
     else:
         print("anchors: python-chess is NOT installed (pip install -e '.[bench]'): the chess "
               "anchors and ratios are left out; msgpack + SHA-256 only")
@@ -286,14 +331,17 @@ def main(argv: list[str] | None = None) -> int:
     cases["hash"] = (lambda: per_call(hc), ours_hash)
     ours_size = int(statistics.median(len(api.serialise(st)) for st in positions))
     hc2, size2 = anchors.hash_case(ours_size)
-    cases["hash_same"] = (lambda: per_call(hc2), ours_hash)
+    cases["hash_same"] = (lambda: per_call(hc2), None)      # the same figure as "hash"
+    cases["hash_scratch"] = (lambda: per_call(hc2), hash_scratch_case(positions))
 
     results: dict[str, tuple[list[float], list[float]]] = {k: ([], []) for k in cases}
     for _ in range(args.rounds):
         for key, (anchor, ours) in cases.items():
             if anchor is not None:
                 results[key][0].append(anchor())
-            results[key][1].append(ours())
+            if ours is not None:
+                results[key][1].append(ours())
+    results["hash_same"] = (results["hash_same"][0], results["hash"][1])
 
     def med(xs: list[float]) -> float | None:
         return statistics.median(xs) if xs else None
@@ -305,12 +353,14 @@ def main(argv: list[str] | None = None) -> int:
         "game": ("random game, per WEC ply (turn)", "chess random game per ply"),
         "hash": ("state hash, state just reached", f"sha256(packb) {size} B"),
         "hash_same": ("  the same, anchor of our size", f"sha256(packb) {size2} B"),
+        "hash_scratch": ("  a state with no part kept", f"sha256(packb) {size2} B"),
     }
     for key in cases:
         a, o = results[key]
         _row(names[key][0], names[key][1], med(a), statistics.median(o), GOALS[key])
-    print(f"  (our states: median {ours_size} B serialised; the goal is against the ~5 KB "
-          f"anchor of the notes; the second line re-measures it at our size)")
+    print(f"  (our states: median {ours_size} B serialised, {ours_size / size:.1f}x the ~5 KB "
+          f"anchor state of the notes, which the goal names; SHA-256 alone of our bytes costs "
+          f"{_sha_alone(positions) * 1e6:.1f} us; docs/engine.md)")
 
     per_turn, played = memory_per_turn(args.memory_turns)
     print(f"{'memory per turn, game kept for undo':34s} {per_turn / 1024:8.2f} KB   over "
@@ -321,10 +371,17 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _sha_alone(positions: list[api.GameState]) -> float:
+    """SHA-256 of a median state's bytes alone, per call."""
+    data = sorted((api.serialise(st) for st in positions), key=len)
+    b = data[len(data) // 2]
+    return per_call(lambda: hashlib.sha256(b).hexdigest())
+
+
 def _time_game(seed: int) -> float:
-    t0 = time.perf_counter()
+    t0 = _clock()
     n = anchors.random_game(seed)
-    return (time.perf_counter() - t0) / n
+    return (_clock() - t0) / n
 
 
 def _info() -> None:
