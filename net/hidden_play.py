@@ -301,6 +301,10 @@ class HiddenLockstep(PsiPlay, Lockstep):
         self.state_value = self.side.state
         stamp = self._stamp()
         out = HiddenShown(self.ev, sorted(gone), self._leaves(shown_r), *stamp)
+        # the owner's step 4 drops its locks on the ``gone`` pieces (RUL-19): those lock sources'
+        # leaves change, so its next message may carry a new root; with nothing gone its pieces
+        # stay as its ack committed them
+        self._peer_may_change = bool(gone)
         return [Send(out)] + self._event_done(cur, mine=True)
 
     # -- the peer's event
@@ -310,7 +314,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
         follow_up = self._psi_follow_up(cur, msg.n)   # the plain follow-up of a PSI question
         if msg.n != cur.asked and not follow_up:
             raise ProtocolError(f"question {msg.n} of event {msg.ev}, expected {cur.asked}")
-        self._peer_stamp(msg, change=cur.asked == 0)
+        self._peer_stamp(msg, change=False)   # the resolver's pieces change with its event, not its questions
         if msg.phash != he.public_hash(self.side.state):
             raise ProtocolError("the resolver's public state differs from ours (public hash)")
         q = he.load_question(msg.question)
@@ -361,7 +365,8 @@ class HiddenLockstep(PsiPlay, Lockstep):
         self.side.end_locks_on(frozenset(msg.gone))
         self.side.accept(shown_r)
         self.state_value = self.side.state
-        self._peer_may_change = True   # the peer's next message may carry a new root (its step 4 is ours)
+        # the resolver's pieces stay as its ``shown`` committed them: its next root changes only
+        # with its next event, or our ack of its next action (``_peer_stamp``)
         return self._event_done(cur, mine=False)
 
     # -- event bookkeeping
@@ -466,8 +471,11 @@ class HiddenLockstep(PsiPlay, Lockstep):
         return [leaf(self._tc.open(op.piece.sid)) for op in shown.pieces]
 
     def _peer_stamp(self, msg: Any, change: bool) -> None:
-        """The peer's root may change only where its state may (its event, its ack, its first message
-        after our ``shown``); within an event every answer is bound to the same root."""
+        """The peer's root may change only where its own pieces may: its event (its action applied),
+        its first message after our event (it applied the consequences: its ack, or its zone test),
+        its next message after our ``shown`` named pieces whose locks end (its step 4, RUL-19), and
+        after an undo. Everywhere else (answers, ``shown``, PSI replies) it is bound to the root
+        it last committed; a changed root there is refused as evidence."""
         prev = self.peer_root
         if prev is not None:
             if msg.rn < prev[0] or (msg.rn == prev[0] and msg.root != prev[1]):
