@@ -28,6 +28,7 @@ import pytest
 from hidden_games import Game, play_game
 from hidden_liars import LIARS
 from net.hidden_wire import HiddenAnswer, HiddenEvent, HiddenQuery
+from net.hidden_wire_psi import HiddenPsi
 from net.messages import Claim
 from wal_helpers import own_messages, peer_messages
 
@@ -68,7 +69,10 @@ def illegal_move_caught(status: str, reason: str, lie: dict[str, Any], log: Path
     text, tag, seq, rule = m.group(4), m.group(5), int(m.group(6)), m.group(7)
     assert (ev, index, turn, text, rule) == (lie["ev"], lie["index"], lie["turn"], lie["text"], lie["rule"])
     signed = peer_messages(log)[seq]
-    assert isinstance(signed, (HiddenQuery, HiddenEvent)) and signed.ev == lie["ev"] and signed.TAG == tag
+    # the event's first message carries the action sealed: a question (plain, or through PSI when
+    # the hidden mover's question would disclose its path, HQ-1), or the event itself
+    assert isinstance(signed, (HiddenQuery, HiddenPsi, HiddenEvent)) and signed.ev == lie["ev"] and signed.TAG == tag
+    assert signed.seal is not None
     if isinstance(signed, HiddenEvent):
         assert signed.text == "" and signed.commit is not None      # it travelled as a commitment
 
