@@ -82,13 +82,18 @@ class Evil:
 
     async def setup_as_black(self, requests: list[dict[str, Any]] | None = None) -> None:
         """Play the setup honestly as black (the host bot chooses white): black moves first.
-        ``requests``: rule changes to ask for (the host bot approves them by default)."""
+        ``requests``: rule changes to ask for (the host bot approves them by default); the host
+        bot's own requests are approved."""
         s = self.match.setup
         for send in (s.choose_colour("black"), s.commit_gov("monarchy")):
             await self.send(send.message, send.secrets)
         for changes in requests or []:
             await self.send(s.request(changes).message)
         while s.state.name == "OPEN":
+            theirs = [rid for side, rid in s.pending() if side == s.peer]
+            if theirs:                      # the host bot's requests (e.g. NO_PSI): approved
+                await self.send(s.answer(theirs[0], True).message)
+                continue
             if s.ready() and "guest" not in s.finished:
                 send = s.finish()
                 await self.send(send.message, send.secrets)

@@ -6,9 +6,16 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from net.bot import BotDriver
 from net.identity import load_or_create
 from net.session import NetConfig
 from net.transport import Timeouts
+
+#: The network option (docs/rulings.md P-6) that plays hidden play's questions and detection zones in
+#: clear instead of through PSI: the bulk network test games ask for it in their setup, like any rule
+#: change, because their point is not the PSI. tests/test_net_hidden_psi.py, the lying peers and a few
+#: games (tests/test_net_hidden_equiv.py, test_net_hidden.py) keep the default, PSI on.
+NO_PSI: dict[str, int] = {"hidden_psi": 0}
 
 FAST = Timeouts(connect=2.0, handshake=2.0, shutdown=0.5, frame=1.0, ping=0.3, dead=1.5, confirm=5.0)
 
@@ -34,3 +41,23 @@ def make_cfg(tmp: Path, name: str, engine: ModuleType, **kw: Any) -> NetConfig:
 def run(coro: Any, timeout: float = 60.0) -> Any:
     """Run ``coro`` in a fresh event loop with an overall deadline."""
     return asyncio.run(asyncio.wait_for(coro, timeout))
+
+
+class QuickBot(BotDriver):
+    """``net.bot.BotDriver`` that first asks for ``NO_PSI`` through the setup's rule-change requests
+    (the peer approves it as any request); ``psi=True`` leaves PSI on (the default). With
+    ``resign_after`` it resigns on its move once it has taken that many actions (RUL-53): a test
+    game whose length is not the point still ends, and is audited."""
+
+    def __init__(self, *args: Any, psi: bool = False, resign_after: int | None = None, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.resign_after = resign_after
+        if not psi:
+            self.requests.insert(0, dict(NO_PSI))
+
+    def decide(self, match: Any) -> Any:
+        play = match.play
+        if (self.resign_after is not None and play is not None and play.my_move()
+                and self.actions >= self.resign_after and play.result is None):
+            return play.resign()
+        return super().decide(match)

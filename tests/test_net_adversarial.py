@@ -16,7 +16,6 @@ import pytest
 
 import engine.api as engine
 from net import certs
-from net.bot import BotDriver
 from net.chain import SIG_CONTEXT, ChainWriter
 from net.frames import encode_frame, pack
 from net.hidden_wire import HiddenAck, HiddenAnswer
@@ -24,12 +23,12 @@ from net.messages import Action, Colour, Ping, Signed, encode_fields, encode_lin
 from net.session import Host, Outcome
 from net.transport import PeerRefused, connect
 from net_evil import Evil
-from net_helpers import FAST, make_cfg, run
+from net_helpers import FAST, QuickBot, make_cfg, run
 
 
 async def _scenario(tmp: Path, body: Callable[[Host, Evil, int], Awaitable[Any]], timeouts: Any = FAST) -> Any:
     hc = make_cfg(tmp, "host", engine, timeouts=timeouts)
-    host = Host(hc, BotDriver(engine, 1, "white"), "127.0.0.1", 0)
+    host = Host(hc, QuickBot(engine, 1, "white"), "127.0.0.1", 0)
     port = await host.start()
     evil = Evil(tmp, hc)
     try:
@@ -61,7 +60,7 @@ async def _in_play(host: Host, evil: Evil, port: int) -> None:
     await evil.hello()
     await evil.setup_as_black()
     bot = host.driver
-    assert isinstance(bot, BotDriver)
+    assert isinstance(bot, QuickBot)
     while "started" not in bot.kinds():   # our last setup message may still be on its way
         await asyncio.sleep(0.001)
 

@@ -67,7 +67,8 @@ def test_two_wec_processes_play_a_full_bot_game(tmp_path: Path) -> None:
         port = re.search(r"on port (\d+)", first)
         assert port, first + host.stderr.read() if host.stderr else first
         guest = wec(vendor, activated(tmp_path, "b", vendor), "join", f"127.0.0.1:{port.group(1)}", "--bot", "random",
-                    "--seed", "2", "--auto-confirm", "--request", "tank_range=8", "--request", "stun_range=1")
+                    "--seed", "2", "--auto-confirm", "--request", "tank_range=8", "--request", "stun_range=1",
+                    "--request", "hidden_psi=0")    # a bulk game: questions in clear (P-6), approved as rid 2
         g_out, g_err = guest.communicate(timeout=120)
         h_out, h_err = host.communicate(timeout=30)
     finally:
@@ -79,6 +80,7 @@ def test_two_wec_processes_play_a_full_bot_game(tmp_path: Path) -> None:
     assert g_res and h_res and g_res.groups() == h_res.groups()
     assert verify_printed_transcript(g_out) == verify_printed_transcript(h_out)   # both transcripts verify
     assert "'rid': 0, 'accept': True" in g_out and "'rid': 1, 'accept': False" in g_out
+    assert "'rid': 2, 'accept': True" in g_out
     assert "pairing code" in g_out and "pairing code" in h_out
 
 

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 import engine.api as engine
-from net.bot import BotDriver
 from net.chain import ChainReader
 from net.match import Match
 from net.messages import Action, Claim, DrawAnswer, DrawOffer, Resign
@@ -21,7 +20,7 @@ from net.saves import verify_transcript
 from net.session import Host, claim_abandoned, join, play_as_guest
 from net.wal import read
 from net_evil import Evil
-from net_helpers import make_cfg, run
+from net_helpers import QuickBot, make_cfg, run
 
 
 def _messages(path: Path) -> list[tuple[str, Any]]:
@@ -38,7 +37,7 @@ def _messages(path: Path) -> list[tuple[str, Any]]:
     return out
 
 
-class Scripted(BotDriver):
+class Scripted(QuickBot):
     """A bot that, after ``after`` of its own actions, does ``then`` in its own turn:
     "resign", "offer-draw" or "stall" (stays connected, never acts again)."""
 
@@ -62,7 +61,7 @@ class Scripted(BotDriver):
         return super().decide(match)
 
 
-class DrawAccepter(BotDriver):
+class DrawAccepter(QuickBot):
     """A bot that accepts a standing draw offer in its next turn (RUL-53)."""
 
     def decide(self, match: Match) -> Send | None:
@@ -89,7 +88,7 @@ async def _pair_and_play(tmp: Path, host_bot: Any, guest_bot: Any, requests: lis
 def test_signed_resignation_ends_the_game_for_both_RUL_53(tmp_path: Path) -> None:
     """RUL-53: the guest (black) resigns during its own turn; white wins on both sides, and both
     signed transcripts record the resignation as the guest's signed message."""
-    host_bot = BotDriver(engine, seed=1, colour="white")
+    host_bot = QuickBot(engine, seed=1, colour="white")
     guest_bot = Scripted(engine, seed=2, colour="black", after=3, then="resign")
     hc, gc, host_out, guest_out, _ = run(_pair_and_play(tmp_path, host_bot, guest_bot))
     assert (host_out.status, guest_out.status) == ("finished", "finished")
@@ -105,7 +104,7 @@ def test_signed_resignation_ends_the_game_for_both_RUL_53(tmp_path: Path) -> Non
 
 def test_resignation_outside_own_turn_is_refused_RUL_53(tmp_path: Path) -> None:
     """RUL-53: resignation only during one's own turn; our side refuses to send it otherwise."""
-    host_bot = BotDriver(engine, seed=1, colour="white")
+    host_bot = QuickBot(engine, seed=1, colour="white")
     guest_bot = Scripted(engine, seed=2, colour="black", after=3, then="resign")
     _, _, host_out, _, _ = run(_pair_and_play(tmp_path, host_bot, guest_bot))
     play = host_out.match.play   # the game is over: no resignation, no draw offer, no claim
@@ -134,7 +133,7 @@ async def _quit_mid_game(tmp: Path) -> tuple[Any, ...]:
     """The guest plays a few actions, then its connection drops and it does not come back; the
     host claims after ``abandon_after``. Then the guest returns and learns the result."""
     hc, gc = make_cfg(tmp, "host", engine, abandon_after=0.3), make_cfg(tmp, "guest", engine, abandon_after=0)
-    host_bot = BotDriver(engine, seed=1, colour="white")
+    host_bot = QuickBot(engine, seed=1, colour="white")
     guest_bot = Scripted(engine, seed=2, colour="black", after=3, then="stall")
     host = Host(hc, host_bot, "127.0.0.1", 0)
     port = await host.start()
@@ -146,7 +145,7 @@ async def _quit_mid_game(tmp: Path) -> tuple[Any, ...]:
         assert (await quitter).status == "disconnected"   # ...and it does not try again
         host_out = await host.wait(30)
         claimed = _messages(host_out.transcript)   # the winner's record, before the absent side returns
-        returned = await join(gc, BotDriver(engine, seed=3, colour="black"), "127.0.0.1", port)
+        returned = await join(gc, QuickBot(engine, seed=3, colour="black"), "127.0.0.1", port)
     finally:
         await host.close()
     return hc, gc, host, host_out, claimed, returned
@@ -175,7 +174,7 @@ def test_peer_that_quits_and_stays_away_loses_by_abandonment_and_sees_it_on_retu
 async def _host_leaves(tmp: Path) -> tuple[Any, Any, list[tuple[str, Any]], Any]:
     hc, gc = make_cfg(tmp, "host", engine, abandon_after=0), make_cfg(tmp, "guest", engine, abandon_after=0.3)
     host_bot = Scripted(engine, seed=1, colour="white", after=3, then="stall")
-    guest_bot = BotDriver(engine, seed=2, colour="black")
+    guest_bot = QuickBot(engine, seed=2, colour="black")
     host = Host(hc, host_bot, "127.0.0.1", 0)
     port = await host.start()
     guest = asyncio.ensure_future(play_as_guest(gc, guest_bot, "127.0.0.1", port, attempts=3, backoff=0.05))
@@ -184,10 +183,10 @@ async def _host_leaves(tmp: Path) -> tuple[Any, Any, list[tuple[str, Any]], Any]
     await host.close()   # the host's laptop leaves: its listener and its connection are gone
     guest_out = await guest
     claimed = _messages(guest_out.transcript)
-    back = Host(hc, BotDriver(engine, seed=5, colour="white"), "127.0.0.1", 0)   # the host comes back later
+    back = Host(hc, QuickBot(engine, seed=5, colour="white"), "127.0.0.1", 0)   # the host comes back later
     port = await back.start()
     try:
-        again = await join(gc, BotDriver(engine, seed=6, colour="black"), "127.0.0.1", port)
+        again = await join(gc, QuickBot(engine, seed=6, colour="black"), "127.0.0.1", port)
         host_out = await back.wait(30)
     finally:
         await back.close()
@@ -225,7 +224,7 @@ async def _both_claim(tmp: Path) -> tuple[Any, Any]:
         g_claim = claim_abandoned(gc, hc.identity.public_bytes, "test: cut off")
         assert h_claim is not None and g_claim is not None
         assert (h_claim.outcome, g_claim.outcome) == ("white", "black")
-        guest_out = await join(gc, BotDriver(engine, seed=4), "127.0.0.1", port)
+        guest_out = await join(gc, QuickBot(engine, seed=4), "127.0.0.1", port)
         host_out = await host.wait(30)
     finally:
         await host.close()
@@ -247,7 +246,7 @@ def test_crossed_abandonment_claims_draw_the_game_on_both_sides(tmp_path: Path) 
 def test_staller_loses_on_the_negotiated_move_time_limit(tmp_path: Path) -> None:
     """Issue 10 item 1: the guest asks for a move time limit (a rule option, approved by the host);
     then it stops acting but stays connected (pings keep the link up): the host claims on time."""
-    host_bot = BotDriver(engine, seed=1, colour="white")
+    host_bot = QuickBot(engine, seed=1, colour="white")
     guest_bot = Scripted(engine, seed=2, colour="black", after=2, then="stall",
                          requests=[{"move_time_limit": 3}])
     hc, gc, host_out, guest_out, _ = run(_pair_and_play(tmp_path, host_bot, guest_bot))
@@ -264,12 +263,12 @@ def test_move_time_limit_is_off_by_default_and_checked_when_requested(tmp_path: 
     and an option left at its default does not change the options hash (game ids stay stable)."""
     from net.negotiation import Setup
     setup = Setup(engine, bytes(32), "host")
-    assert setup.net_options() == {"move_time_limit": 0}
+    assert setup.net_options()["move_time_limit"] == 0
     assert "move_time_limit" not in setup.options_dict()
     for bad in (-1, 86401, "fast", True):
         with pytest.raises(ValueError, match="move_time_limit must be an integer from 0 to 86400"):
             setup.request({"move_time_limit": bad})
-    host_bot = BotDriver(engine, seed=1, colour="white", max_actions=2)
+    host_bot = QuickBot(engine, seed=1, colour="white", max_actions=2)
     guest_bot = Scripted(engine, seed=2, colour="black", after=1, then="resign")
     _, _, host_out, _, _ = run(_pair_and_play(tmp_path, host_bot, guest_bot))
     assert host_out.match.play.move_time_limit == 0 and host_out.match.play.peer_clock() is None
@@ -277,7 +276,7 @@ def test_move_time_limit_is_off_by_default_and_checked_when_requested(tmp_path: 
 
 async def _old_action(tmp: Path) -> tuple[Any, list[Any]]:
     hc = make_cfg(tmp, "host", engine)
-    host = Host(hc, BotDriver(engine, seed=1, colour="white"), "127.0.0.1", 0)
+    host = Host(hc, QuickBot(engine, seed=1, colour="white"), "127.0.0.1", 0)
     port = await host.start()
     evil = Evil(tmp, hc)
     try:
@@ -307,7 +306,7 @@ def test_an_action_in_clear_stops_a_hidden_game(tmp_path: Path) -> None:
 
 async def _unfounded_claim(tmp: Path) -> Any:
     hc = make_cfg(tmp, "host", engine)
-    host = Host(hc, BotDriver(engine, seed=1, colour="white", max_actions=0), "127.0.0.1", 0)
+    host = Host(hc, QuickBot(engine, seed=1, colour="white", max_actions=0), "127.0.0.1", 0)
     port = await host.start()
     evil = Evil(tmp, hc)
     try:
@@ -333,7 +332,7 @@ def test_an_unfounded_refused_actions_claim_stops_the_game_instead_of_losing_it(
 async def _lying_peer(tmp: Path, lie: Any) -> Any:
     """The evil guest (black, to move) sends ``lie(evil)`` as its first play message."""
     hc = make_cfg(tmp, "host", engine)
-    host = Host(hc, BotDriver(engine, seed=1, colour="white"), "127.0.0.1", 0)
+    host = Host(hc, QuickBot(engine, seed=1, colour="white"), "127.0.0.1", 0)
     port = await host.start()
     evil = Evil(tmp, hc)
     try:
@@ -368,7 +367,7 @@ def test_a_draw_offer_lapses_at_the_end_of_the_opponents_next_turn_RUL_53(tmp_pa
     """RUL-53: "the offer stands until the end of the opponent's next turn": the host never
     answers; when its next turn ends the offer lapses on both sides and the game goes on (the
     guest then resigns, so that it ends)."""
-    host_bot = BotDriver(engine, seed=1, colour="white")
+    host_bot = QuickBot(engine, seed=1, colour="white")
 
     class OfferThenResign(Scripted):
         def decide(self, match: Match) -> Send | None:

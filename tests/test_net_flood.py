@@ -21,13 +21,12 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 import engine.api as engine
-from net.bot import BotDriver
 from net.frames import encode_frame
 from net.messages import Ping, encode_link
 from net.session import Host, Outcome, join, play_as_guest
 from net.transport import Timeouts
 from net_evil import Evil, pin_each_other
-from net_helpers import FAST, make_cfg, run
+from net_helpers import FAST, QuickBot, make_cfg, run
 from netns import NetnsPair
 from test_net_cli import LAUNCH, REPO, activated, verify_printed_transcript
 
@@ -96,7 +95,8 @@ def _flooded_game(tmp_path: Path, pair: NetnsPair | None) -> dict[str, Any]:
         flooded = sampler.peak
         guest = start(pair.ns_b if pair else None,
                       [sys.executable, "-c", LAUNCH, pub, "join", f"{host_addr}:{port.group(1)}", "--bot", "random",
-                       "--seed", "2", "--auto-confirm"], env=activated(tmp_path, "b", vendor))
+                       "--seed", "2", "--auto-confirm", "--request", "hidden_psi=0"],   # a bulk game (P-6)
+                      env=activated(tmp_path, "b", vendor))
         procs.append(guest)
         g_out, g_err = guest.communicate(timeout=180)
         h_out, h_err = host.communicate(timeout=60)
@@ -167,7 +167,7 @@ def test_unauthenticated_connections_are_capped_per_address_and_in_total_oldest_
 
     async def body() -> tuple[list[bool], int, int]:
         hc = make_cfg(tmp_path, "host", engine, timeouts=timeouts)
-        host = Host(hc, BotDriver(engine, 1), "127.0.0.1", 0)
+        host = Host(hc, QuickBot(engine, 1), "127.0.0.1", 0)
         port = await host.start()
         conns = []
         try:
@@ -193,7 +193,7 @@ def test_pinned_peer_that_only_pings_is_dropped_at_the_hello_deadline(tmp_path: 
 
     async def body() -> Outcome:
         hc = make_cfg(tmp_path, "host", engine, timeouts=timeouts)
-        host = Host(hc, BotDriver(engine, 1), "127.0.0.1", 0)
+        host = Host(hc, QuickBot(engine, 1), "127.0.0.1", 0)
         port = await host.start()
         evil = Evil(tmp_path, hc)
         try:
@@ -220,14 +220,14 @@ def test_a_third_pinned_device_is_answered_busy_and_the_game_goes_on(tmp_path: P
         hc, gc, cc = (make_cfg(tmp_path, n, engine) for n in ("host", "guest", "third"))
         for a, b, name in ((hc, gc, "guest"), (gc, hc, "host"), (hc, cc, "third"), (cc, hc, "host")):
             pin_each_other(a, b.identity, name)
-        host_bot, guest_bot = BotDriver(engine, 1, "white"), BotDriver(engine, 2, "black")
+        host_bot, guest_bot = QuickBot(engine, 1, "white"), QuickBot(engine, 2, "black")
         host = Host(hc, host_bot, "127.0.0.1", 0)
         port = await host.start()
 
         async def third() -> Outcome:
             while host_bot.kinds().count("applied") < 3:   # the game is in play
                 await asyncio.sleep(0.001)
-            return await join(cc, BotDriver(engine, 3), "127.0.0.1", port, expected_fp=hc.identity.fingerprint)
+            return await join(cc, QuickBot(engine, 3), "127.0.0.1", port, expected_fp=hc.identity.fingerprint)
         task = asyncio.ensure_future(third())
         try:
             guest_out = await play_as_guest(gc, guest_bot, "127.0.0.1", port, expected_fp=hc.identity.fingerprint,

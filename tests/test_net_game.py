@@ -14,25 +14,25 @@ from pathlib import Path
 import pytest
 
 import engine.api as engine
-from net.bot import BotDriver
 from net.errors import IdentityChanged, PairingFailed
 from net.identity import load_or_create
 from net.peers import PeerStore
 from net.saves import load_save, verify_transcript
 from net.session import Host, join, play_as_guest
 from net.wal import read
-from net_helpers import make_cfg, no, run
+from net_helpers import NO_PSI, QuickBot, make_cfg, no, run
 
 
-def _bots() -> tuple[BotDriver, BotDriver]:
-    host_bot = BotDriver(engine, seed=1, colour="white", gov="theocracy",
-                         approve=lambda changes: "stun_range" not in changes)
-    guest_bot = BotDriver(engine, seed=2, colour="white", gov="democracy",
-                          requests=[{"tank_range": 8}, {"stun_range": 1}])
+def _bots() -> tuple[QuickBot, QuickBot]:
+    # the guest asks for NO_PSI last (rid 2), after the two requests the tests count
+    host_bot = QuickBot(engine, seed=1, colour="white", gov="theocracy",
+                        approve=lambda changes: "stun_range" not in changes, psi=True)
+    guest_bot = QuickBot(engine, seed=2, colour="white", gov="democracy",
+                         requests=[{"tank_range": 8}, {"stun_range": 1}, NO_PSI], psi=True)
     return host_bot, guest_bot
 
 
-async def _game(tmp: Path, host_bot: BotDriver, guest_bot: BotDriver, kill_after: int | None = None):
+async def _game(tmp: Path, host_bot: QuickBot, guest_bot: QuickBot, kill_after: int | None = None):
     hc, gc = make_cfg(tmp, "host", engine), make_cfg(tmp, "guest", engine)
     host = Host(hc, host_bot, "127.0.0.1", 0)
     port = await host.start()
@@ -68,7 +68,8 @@ def test_full_bot_game_pairs_negotiates_and_ends_with_equal_hashes(tmp_path: Pat
     options = guest_out.match.play.options
     assert (options.tank_range, options.stun_range) == (8, 9)
     answers = [e.data for e in guest_bot.events if e.kind == "rule-answer"]
-    assert [(a["rid"], a["accept"]) for a in answers] == [(0, True), (1, False)]
+    assert [(a["rid"], a["accept"]) for a in answers] == [(0, True), (1, False), (2, True)]
+    assert not guest_out.match.play.psi_on
     # colour clash (both chose white): the coin gave white to exactly one side
     colours = {host_out.match.colour, guest_out.match.colour}
     assert colours == {"white", "black"}
@@ -110,11 +111,11 @@ def test_changed_identity_of_pinned_peer_is_refused(tmp_path: Path, caplog: pyte
     key is refused with an identity-changed warning; nothing is re-pinned; no fallback to pairing."""
     async def scenario() -> tuple[str, list[str]]:
         hc, gc = make_cfg(tmp_path, "host", engine), make_cfg(tmp_path, "guest", engine)
-        host = Host(hc, BotDriver(engine, 1), "127.0.0.1", 0)
+        host = Host(hc, QuickBot(engine, 1), "127.0.0.1", 0)
         port = await host.start()
         try:  # first contact: pair (then play a short game would follow; stop after pairing)
             from net.session import run_pairing  # noqa: F401  (pairing runs inside join)
-            guest_bot = BotDriver(engine, 2, max_actions=0)
+            guest_bot = QuickBot(engine, 2, max_actions=0)
             task = asyncio.ensure_future(join(gc, guest_bot, "127.0.0.1", port))
             while not PeerStore(gc.data_dir).all():
                 await asyncio.sleep(0.01)
@@ -129,11 +130,11 @@ def test_changed_identity_of_pinned_peer_is_refused(tmp_path: Path, caplog: pyte
         # the "same" host reinstalled: new key, same address and port
         (hc.data_dir / "identity.key").unlink()
         hc2 = make_cfg(tmp_path, "host", engine)
-        host2 = Host(hc2, BotDriver(engine, 1), "127.0.0.1", port)
+        host2 = Host(hc2, QuickBot(engine, 1), "127.0.0.1", port)
         await host2.start()
         try:
             with pytest.raises(IdentityChanged) as info:
-                await join(gc, BotDriver(engine, 2), "127.0.0.1", port)
+                await join(gc, QuickBot(engine, 2), "127.0.0.1", port)
         finally:
             await host2.close()
         assert PeerStore(gc.data_dir).all() == before
@@ -148,11 +149,11 @@ def test_pairing_not_confirmed_pins_nothing(tmp_path: Path) -> None:
     async def scenario() -> str:
         hc = make_cfg(tmp_path, "host", engine, confirm=no)
         gc = make_cfg(tmp_path, "guest", engine)
-        host = Host(hc, BotDriver(engine, 1), "127.0.0.1", 0)
+        host = Host(hc, QuickBot(engine, 1), "127.0.0.1", 0)
         port = await host.start()
         try:
             with pytest.raises(PairingFailed) as info:
-                await join(gc, BotDriver(engine, 2), "127.0.0.1", port)
+                await join(gc, QuickBot(engine, 2), "127.0.0.1", port)
         finally:
             await host.close()
         assert PeerStore(hc.data_dir).all() == [] and PeerStore(gc.data_dir).all() == []

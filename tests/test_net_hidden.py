@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import random
 from pathlib import Path
 from typing import Any
@@ -20,19 +21,21 @@ import engine.api as engine
 from engine.partial import enemy_hidden_held, known_diff, known_key
 from engine.visibility import hidden_from
 from net.audit_log import audit_log
-from net.bot import BotDriver
 from net.hidden_pair import HiddenPair
 from net.hidden_play import HiddenLockstep
 from net.hidden_wire import AuditOpen, HiddenAnswer, HiddenEvent
 from net.messages import Claim
 from net.session import Host, play_as_guest
 from net.wal import read
-from net_helpers import make_cfg, run
+from net_helpers import QuickBot, make_cfg, run
 from wec_p2p.cli import main
 
 #: option sets that bring stealth, submerged Subs and detection into play (tests/test_partial.py)
 STEALTH = dict(detection_dominance="stealth", stealth_range_detection=True, stealth_detect_range=2)
 DEEP = dict(submerged_detect_range=0, stealthy_primary_allowed=True, transport_ground_to_ground_only=False)
+#: in-process machines with the questions and zones in clear (``hidden_psi`` 0, as the TLS games
+#: below ask for): this file is about hidden play itself; tests/test_net_hidden_psi.py plays the PSI
+PLAIN = functools.partial(HiddenLockstep, psi=False)
 NO_REVEALS = dict(submerged_detect_range=1, reveal_stealth_on_fire=False, reveal_submerged_on_fire=False,
                   reveal_stealth_on_capture=False, homing_range=6)
 
@@ -41,7 +44,7 @@ def _play_pair(opts: dict[str, Any], seed: int, actions: int) -> tuple[HiddenPai
     """A seeded game between two in-process machines, checked after every action against the
     omniscient engine: each side's state is what it may know (RUL-18), nothing hidden held."""
     options = engine.Options(**opts)
-    pair = HiddenPair(engine, options)
+    pair = HiddenPair(engine, options, machine=PLAIN)
     rng = random.Random(seed)
     omni = engine.new_game(options)
     hidden_plies = 0
@@ -120,7 +123,7 @@ def test_a_forged_opening_in_an_answer_stops_the_game_naming_the_message() -> No
                                        + msg.opened[1:])
         return msg
     for seed in range(20, 40):
-        pair = HiddenPair(engine, engine.Options(**STEALTH))
+        pair = HiddenPair(engine, engine.Options(**STEALTH), machine=PLAIN)
         pair.tap = tap
         rng = random.Random(seed)
         for _ in range(300):
@@ -161,7 +164,7 @@ def test_an_audit_with_a_changed_hidden_action_names_the_commitment() -> None:
 
 # ---- real TLS games ---------------------------------------------------------------------------
 
-class ResigningBot(BotDriver):
+class ResigningBot(QuickBot):
     """The random bot, which resigns on its move after ``resign_after`` actions of its own (a
     short game that still ends, and so is audited, HN-4)."""
 
@@ -176,12 +179,13 @@ class ResigningBot(BotDriver):
         return super().decide(match)
 
 
-def _bots(opts: dict[str, Any], resign_after: int = 60) -> tuple[BotDriver, BotDriver]:
-    return (BotDriver(engine, seed=11, colour="white"),
-            ResigningBot(engine, seed=12, colour="black", requests=[opts], resign_after=resign_after))
+def _bots(opts: dict[str, Any], resign_after: int = 60, psi: bool = False) -> tuple[QuickBot, QuickBot]:
+    """Host and guest bots of a TLS game under ``opts``, both asking for ``NO_PSI`` unless ``psi``."""
+    return (QuickBot(engine, seed=11, colour="white", psi=psi),
+            ResigningBot(engine, seed=12, colour="black", requests=[opts], resign_after=resign_after, psi=psi))
 
 
-async def _tls_game(tmp: Path, host_bot: BotDriver, guest_bot: BotDriver, kill_after: int | None = None,
+async def _tls_game(tmp: Path, host_bot: QuickBot, guest_bot: QuickBot, kill_after: int | None = None,
                     **kw: Any) -> tuple[Any, ...]:
     hc, gc = make_cfg(tmp, "host", engine, **kw), make_cfg(tmp, "guest", engine, **kw)
     host = Host(hc, host_bot, "127.0.0.1", 0)
@@ -260,9 +264,10 @@ def test_the_guests_log_names_no_hidden_host_piece_square(tmp_path: Path) -> Non
     """RUL-18, issue 8 item 1: the guest's finished log, up to the host's audit openings, holds
     no ``KIND(row,col)`` of a host piece while that piece was hidden from the guest (checked at
     every action of the omniscient replay), while it does name host pieces it saw."""
-    host_bot, guest_bot = _bots(DEEP)
+    host_bot, guest_bot = _bots(DEEP, resign_after=30, psi=True)   # a leak test: PSI on, the default
     hc, gc, host_out, guest_out, _ = run(_tls_game(tmp_path, host_bot, guest_bot), 400)
     assert guest_out.status == "finished", guest_out.reason
+    assert guest_out.match.play.psi_on
     guest_play = _audited(guest_out)
     host_side, guest_side = ("W", "B") if guest_play.me == "B" else ("B", "W")
     _, entries, _ = read(guest_out.transcript)

@@ -28,14 +28,13 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 import engine.api as engine
-from net.bot import BotDriver
 from net.frames import pack
 from net.identity import load_or_create
 from net.licence import NETWORK_FEATURE, sign_token, verify_peer_token
 from net.machine import MACHINE_ID_ENV, machine_fingerprint
 from net.messages import LicenceRefused, decode_link, encode_link
 from net.session import Host, NetConfig, play_as_guest
-from net_helpers import make_cfg, run
+from net_helpers import QuickBot, make_cfg, run
 
 REPO = Path(__file__).resolve().parent.parent
 NO_GAME = "; no game was started"
@@ -113,7 +112,7 @@ def _cfgs(tmp: Path, vendor: Ed25519PrivateKey, bad_side: str, case: str) -> tup
 
 
 async def _attempt(hc: NetConfig, gc: NetConfig):
-    host_bot, guest_bot = BotDriver(engine, seed=1), BotDriver(engine, seed=2)
+    host_bot, guest_bot = QuickBot(engine, seed=1), QuickBot(engine, seed=2)
     host = Host(hc, host_bot, "127.0.0.1", 0)
     port = await host.start()
     try:
@@ -170,7 +169,7 @@ def test_after_a_licence_refusal_the_repaired_peer_plays(tmp_path: Path) -> None
     hc.licence_token = token_for(vendor, hc.identity.fingerprint)
 
     async def second() -> list[str]:
-        host_bot, guest_bot = BotDriver(engine, seed=1, max_actions=2), BotDriver(engine, seed=2, max_actions=2)
+        host_bot, guest_bot = QuickBot(engine, seed=1, max_actions=2), QuickBot(engine, seed=2, max_actions=2)
         host = Host(hc, host_bot, "127.0.0.1", 0)
         port = await host.start()
         task = asyncio.ensure_future(play_as_guest(gc, guest_bot, "127.0.0.1", port, attempts=1))

@@ -34,7 +34,8 @@ def test_full_game_between_two_namespaces_found_by_mdns(netns_pair: NetnsPair, t
     assert "on port" in host.stdout.readline()
     guest = pair.run(pair.ns_b, [sys.executable, "-c", LAUNCH, pub, "join", "Bob", "--bot", "random", "--seed", "2",
                                  "--interface", pair.addr_b, "--name", "Alice", "--auto-confirm",
-                                 "--request", "tank_range=8", "--request", "stun_range=1"],
+                                 "--request", "tank_range=8", "--request", "stun_range=1",
+                                 "--request", "hidden_psi=0"],   # a bulk game (P-6); the liars play PSI
                      env=activated(tmp_path, "b", vendor), **kw)
     g_out, g_err = guest.communicate(timeout=120)
     h_out, h_err = host.communicate(timeout=30)

@@ -11,11 +11,10 @@ from pathlib import Path
 import pytest
 
 import engine.api as engine
-from net.bot import BotDriver
 from net.errors import IdentityChanged
 from net.peers import KnownPeer, PeerStore
 from net.session import Host, join
-from net_helpers import make_cfg, run
+from net_helpers import QuickBot, make_cfg, run
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -29,7 +28,7 @@ def forget(data_dir: Path, text: str) -> subprocess.CompletedProcess[str]:
 
 async def _pair_by_joining(gc, port: int) -> None:
     """Join until the host is pinned (pairing done), then stop before the game."""
-    task = asyncio.ensure_future(join(gc, BotDriver(engine, 2, max_actions=0), "127.0.0.1", port))
+    task = asyncio.ensure_future(join(gc, QuickBot(engine, 2, max_actions=0), "127.0.0.1", port))
     try:
         while not PeerStore(gc.data_dir).all() and not task.done():
             await asyncio.sleep(0.01)
@@ -50,7 +49,7 @@ def test_forget_after_identity_change_lets_the_devices_pair_again(tmp_path: Path
     hc, gc = make_cfg(tmp_path, "host", engine), make_cfg(tmp_path, "guest", engine)
 
     async def first_contact() -> int:
-        host = Host(hc, BotDriver(engine, 1), "127.0.0.1", 0)
+        host = Host(hc, QuickBot(engine, 1), "127.0.0.1", 0)
         port = await host.start()
         try:
             await _pair_by_joining(gc, port)
@@ -65,12 +64,12 @@ def test_forget_after_identity_change_lets_the_devices_pair_again(tmp_path: Path
     hc2 = make_cfg(tmp_path, "host", engine)
 
     async def reinstalled(expect_refusal: bool) -> str:
-        host = Host(hc2, BotDriver(engine, 1), "127.0.0.1", port)
+        host = Host(hc2, QuickBot(engine, 1), "127.0.0.1", port)
         await host.start()
         try:
             if expect_refusal:
                 with pytest.raises(IdentityChanged) as info:
-                    await join(gc, BotDriver(engine, 2), "127.0.0.1", port)
+                    await join(gc, QuickBot(engine, 2), "127.0.0.1", port)
                 return str(info.value)
             await _pair_by_joining(gc, port)
             return ""

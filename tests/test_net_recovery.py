@@ -17,12 +17,11 @@ from typing import Any
 import pytest
 
 import engine.api as engine
-from net.bot import BotDriver
 from net.frames import unpack_strict
 from net.saves import load_save, verify_transcript
 from net.session import Host, Outcome, join, play_as_guest
 from net.wal import MAGIC, WalDamaged, read
-from net_helpers import FAST, make_cfg, run
+from net_helpers import FAST, QuickBot, make_cfg, run
 
 #: These tests are not about deadlines: both sides share one process, which a busy machine
 #: can stall for seconds while it replays a log, so the liveness deadline is generous here.
@@ -47,7 +46,7 @@ async def _unfinished(tmp: Path, actions: int = 12) -> tuple[Any, Any]:
     one turn was saved; then the link drops. Both keep an unfinished game with each other."""
     hc, gc = (make_cfg(tmp, "host", engine, wal_sync=True, timeouts=SLOW),
               make_cfg(tmp, "guest", engine, wal_sync=True, timeouts=SLOW))
-    host_bot, guest_bot = BotDriver(engine, 1, "white"), BotDriver(engine, 2, "black", max_actions=actions)
+    host_bot, guest_bot = QuickBot(engine, 1, "white"), QuickBot(engine, 2, "black", max_actions=actions)
     host = Host(hc, host_bot, "127.0.0.1", 0)
     port = await host.start()
 
@@ -68,8 +67,9 @@ async def _unfinished(tmp: Path, actions: int = 12) -> tuple[Any, Any]:
     return hc, gc
 
 
-async def _resume(hc: Any, gc: Any) -> tuple[Outcome, Outcome, BotDriver, BotDriver]:
-    host_bot, guest_bot = BotDriver(engine, 3, "white"), BotDriver(engine, 4, "black")
+async def _resume(hc: Any, gc: Any) -> tuple[Outcome, Outcome, QuickBot, QuickBot]:
+    # the resumed game ends soon (the recovery is the point, not the game's length)
+    host_bot, guest_bot = QuickBot(engine, 3, "white"), QuickBot(engine, 4, "black", resign_after=20)
     host = Host(hc, host_bot, "127.0.0.1", 0)
     port = await host.start()
     try:
@@ -155,16 +155,19 @@ def test_log_that_lost_its_tail_recovers_our_messages_from_the_peer(tmp_path: Pa
     off one side's log (as the OS would after a crash): on resume the peer gives back our own
     signed messages (checked against our key and chain), they are logged again as they were,
     and the game ends with equal hashes; nothing is signed twice with one number."""
-    async def body() -> tuple[Outcome, Outcome, BotDriver, BotDriver, int, int]:
+    async def body() -> tuple[Outcome, Outcome, QuickBot, QuickBot, int, int]:
         hc, gc = await _unfinished(tmp_path)
-        victim = gc if side == "guest" else hc
+        victim, peer = (gc, hc) if side == "guest" else (hc, gc)
         path = _active(victim)
         records = _entry_offsets(path)
         _, before, _ = read(path)
         cut = records[-5][0]
         with open(path, "r+b") as f:
             f.truncate(cut)
-        lost_out = sum(1 for e in before[-5:] if e.direction == "out")
+        # the lost messages of ours that the peer received before the link dropped (one still in
+        # flight then is not the peer's to give back: our machine sends it again, rebuilt)
+        held = {unpack_strict(e.signed.payload)[3] for e in read(_active(peer))[1] if e.direction == "in"}
+        lost_out = sum(1 for e in before[-5:] if e.direction == "out" and unpack_strict(e.signed.payload)[3] in held)
         guest_out, host_out, host_bot, guest_bot = await _resume(hc, gc)
         return guest_out, host_out, host_bot, guest_bot, lost_out, len(before)
 
@@ -217,10 +220,10 @@ def test_damage_in_the_setup_without_a_save_is_refused_with_the_reason(tmp_path:
         for save in (path.with_suffix(".save"), path.with_suffix(".save.bak")):
             save.unlink(missing_ok=True)
         host_before = _active(hc).read_bytes()
-        host = Host(hc, BotDriver(engine, 3, "white"), "127.0.0.1", 0)
+        host = Host(hc, QuickBot(engine, 3, "white"), "127.0.0.1", 0)
         port = await host.start()
         try:
-            out = await join(gc, BotDriver(engine, 4, "black"), "127.0.0.1", port,
+            out = await join(gc, QuickBot(engine, 4, "black"), "127.0.0.1", port,
                              expected_fp=hc.identity.fingerprint)
             await _ended(host, 1)
         finally:

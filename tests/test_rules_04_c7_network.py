@@ -8,16 +8,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import engine.api as engine
-from net.bot import BotDriver
 from net.saves import load_save, verify_transcript
 from net.session import Host, play_as_guest
 from net.wal import read
-from net_helpers import make_cfg, run
+from net_helpers import QuickBot, make_cfg, run
 
 
 async def _game(tmp: Path):
-    host_bot = BotDriver(engine, seed=3, colour="black")
-    guest_bot = BotDriver(engine, seed=4, colour="white",
+    host_bot = QuickBot(engine, seed=3, colour="black")
+    guest_bot = QuickBot(engine, seed=4, colour="white",
                           requests=[{"competitive": True, "ply_limit": 6}])
     hc, gc = make_cfg(tmp, "host", engine), make_cfg(tmp, "guest", engine)
     host = Host(hc, host_bot, "127.0.0.1", 0)
