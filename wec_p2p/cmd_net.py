@@ -313,6 +313,8 @@ class _PrintingBot(BotDriver):
         state = play.state_value
         if event.kind == "turn-ok" and state.history:
             line = state.history[-1]
+        elif event.kind == "turn-ok":   # hidden play: our partial state keeps no history (docs/hidden.md
+            line = "; ".join(self._turn_actions)   # H-5); the turn's actions as applied here, "?" for unseen ones
         else:  # the game ended inside a turn: no history line yet, show its actions
             line = "; ".join(self._turn_actions) + " (game over)"
         self._turn_actions = []
