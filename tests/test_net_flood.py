@@ -65,7 +65,7 @@ class _Sampler(threading.Thread):
 
 def _flooded_game(tmp_path: Path, pair: NetnsPair | None) -> dict[str, Any]:
     """A real ``wec host``; 150 silent sockets + 200 TLS-then-ping connections held against it;
-    then a real ``wec join`` with the product's timeouts plays a full game while the flood is held."""
+    then a real ``wec join`` with the product's timeouts plays a game (to a resignation) while the flood is held."""
     vendor = Ed25519PrivateKey.generate()
     pub = vendor.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
     host_addr = pair.addr_a if pair else "127.0.0.1"
@@ -95,8 +95,9 @@ def _flooded_game(tmp_path: Path, pair: NetnsPair | None) -> dict[str, Any]:
         flooded = sampler.peak
         guest = start(pair.ns_b if pair else None,
                       [sys.executable, "-c", LAUNCH, pub, "join", f"{host_addr}:{port.group(1)}", "--bot", "random",
-                       "--seed", "2", "--auto-confirm", "--request", "hidden_psi=0"],   # a bulk game (P-6)
-                      env=activated(tmp_path, "b", vendor))
+                       "--seed", "2", "--auto-confirm", "--request", "hidden_psi=0",   # a bulk game (P-6)
+                       "--bot-resign-after", "60"],   # ends after 60 actions of the guest: the memory bound
+                      env=activated(tmp_path, "b", vendor))   # holds the flood, not a random game's length
         procs.append(guest)
         g_out, g_err = guest.communicate(timeout=180)
         h_out, h_err = host.communicate(timeout=60)
