@@ -640,7 +640,8 @@ def test_autosave_after_every_turn_always_loads(tmp_path: Path) -> None:
         # interval over each turn, so each of theirs is saved anyway)
         hc, gc = (make_cfg(tmp_path, "host", engine, save_interval=0),
                   make_cfg(tmp_path, "guest", engine, save_interval=0))
-        host_bot, guest_bot = Recorder(engine, 1, "white", resign_after=SHORT), Recorder(engine, 2, "black")
+        # a few turns are enough to see saves follow each other (the watcher below is busy)
+        host_bot, guest_bot = Recorder(engine, 1, "white", resign_after=12), Recorder(engine, 2, "black")
         host = Host(hc, host_bot, "127.0.0.1", 0)
         port = await host.start()
         stop = asyncio.Event()
