@@ -228,7 +228,7 @@ def test_tls_bot_game_with_stealth_ends_with_the_audit_passed_on_both_sides(tmp_
     """HN-1, HQ-17: a bot game under stealth dominance over real TLS on 127.0.0.1 finishes; both
     audits pass; each side's final partial state is what it may know of the omniscient replay of
     the (now complete) history, and the outcome hashes agree (the audited final state)."""
-    host_bot, guest_bot = _bots(STEALTH)
+    host_bot, guest_bot = _bots(STEALTH, resign_after=30)
     hc, gc, host_out, guest_out, _ = run(_tls_game(tmp_path, host_bot, guest_bot), 400)
     assert (host_out.status, guest_out.status) == ("finished", "finished"), (host_out.reason, guest_out.reason)
     host_play, guest_play = _audited(host_out), _audited(guest_out)
