@@ -1,8 +1,8 @@
 """Equivalence of hidden network play with the omniscient engine (issue 8 "What it must show").
 
-Seeded bot games over real TLS on 127.0.0.1 under every option set of tests/test_partial.py, from
-the standard start and from the crowded skirmish position (submerged Subs, stealthy pieces,
-locks, transport, Destroyers), two of them between two ``wec`` processes: after every action
+Seeded bot games over real TLS on 127.0.0.1 under option sets of tests/test_partial.py, from the
+standard start and from the crowded skirmish position (submerged Subs, stealthy pieces, locks,
+transport, Destroyers), one of them between two ``wec`` processes: after every action
 each side's state is exactly what it may know of the omniscient replay (RUL-18); both audits
 pass (HQ-17); the leak scanner (tests/leak_scan.py) finds no enemy piece hidden by the rules in
 either side's states, logs, saves or log text (RUL-37, RUL-50), beyond the named gaps G-2/G-3
@@ -16,10 +16,11 @@ import pytest
 
 from hidden_games import check, check_wec, plan, play_game, play_wec_game
 
-#: each option set from each start once (the full run of 100 games: tests/run_hidden_games.py)
-IN_PROCESS = plan(10)
+#: a few games of the plan in the suite (each start, the option sets that hide the most); every
+#: option set from both starts, 100 games with 10 of them as wec processes: tests/run_hidden_games.py
+IN_PROCESS = [plan(10)[i] for i in (1, 4, 7, 8)]
 ACTIONS = 30
-WEC = [("deep", 40, "standard"), ("stealth-dominance", 41, "standard")]
+WEC = [("deep", 40, "standard")]
 
 
 @pytest.mark.slow
