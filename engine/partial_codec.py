@@ -15,7 +15,7 @@ from .notation import NotationError, format_action, parse_action
 from .openings import Opening
 from .partial import Consequences, Detectors, Shown
 from .pieces import KINDS
-from .state import Piece, Projectile
+from .state import Piece, Projectile, piece_row
 
 __all__ = ["dump_piece", "load_piece", "dump_opening", "load_opening", "dump_consequences",
            "load_consequences", "dump_detectors", "load_detectors", "dump_shown", "load_shown",
@@ -63,12 +63,8 @@ def _checked(what: str, fn: Callable[[Any], Any], data: Any) -> Any:
 # -- pieces, projectiles, cells ---------------------------------------------------------------
 
 def dump_piece(p: Piece) -> list[Any]:
-    trip = None
-    if p.trip is not None:
-        aid, level, ply, order, path = p.trip
-        trip = [aid, level, ply, order, [list(sq) for sq in path]]
-    return [p.sid, p.kind, p.side, p.row, p.col, p.level, p.hand, list(p.arts), p.stun,
-            p.origin, trip, [list(r) for r in p.ready]]
+    """A piece as the state's canonical serialisation writes it (``engine.state.piece_row``)."""
+    return piece_row(p)
 
 
 def _piece(row: Any) -> Piece:

@@ -567,7 +567,7 @@ def _rebuild(state: GameState, record: tuple[Any, ...]) -> GameState:
 
 # -- canonical serialisation and hash ----------------------------------------------------------
 
-def _piece_row(p: Piece) -> list[Any]:
+def piece_row(p: Piece) -> list[Any]:
     trip = None
     if p.trip is not None:
         aid, level, ply, order, path = p.trip
@@ -605,7 +605,7 @@ def to_dict(state: GameState) -> dict[str, Any]:
         "v": 1,
         "options": state.options.to_dict(),
         "ply": state.ply,
-        "pieces": [_piece_row(state.pieces[s]) for s in sorted(state.pieces)],
+        "pieces": [piece_row(state.pieces[s]) for s in sorted(state.pieces)],
         "articles": [[a, state.art_code[a], state.art_ready.get(a, 0)] for a in sorted(state.art_code)],
         "ground": [[r, c, list(a)] for (r, c), a in sorted(state.ground.items()) if a],
         "reinforcements": [[r, c, *v] for (r, c), v in sorted(state.reinforcements.items())],
@@ -768,7 +768,7 @@ def _packed_turn(seg: dict[Any, Any], t: TurnState) -> bytes:
 
 
 _TURN_GET = operator.attrgetter(*TurnState.__dataclass_fields__)
-#: a piece's fields in ``_piece_row`` order: packed as a tuple they give the row's very bytes
+#: a piece's fields in ``piece_row`` order: packed as a tuple they give the row's very bytes
 #: (msgpack packs tuples as arrays, so ``arts``, ``trip`` and ``ready`` need no conversion)
 _PIECE_GET = operator.attrgetter(*Piece.__dataclass_fields__)
 assert tuple(Piece.__dataclass_fields__) == ("sid", "kind", "side", "row", "col", "level", "hand",
