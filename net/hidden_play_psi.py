@@ -80,6 +80,11 @@ class PsiPlay:
     def _psi_init(self, psi: bool) -> None:
         self.psi_on = bool(psi)
         self.psi_cells = {}
+        #: (asker, qid) -> (z, cell_of) of every exchange this side answered as responder: what
+        #: the audit's re-run of the peer's asker reads its matches from (``PsiAsker.use_oracle``)
+        self.psi_resp: dict[tuple[str, int], tuple[list[bytes], list[Any]]] = {}
+        #: set on the audit's honest re-run of the peer (``net.hidden_audit``): the auditing machine
+        self.psi_auditor: Any = None
         self.psi_kinds: dict[str, int] = {}   # PSI questions asked by kind (first, lock...)
         for k in ("psi_questions", "psi_follow_ups", "zone_tests", "psi_messages"):
             self.stats[k] = 0   # type: ignore[attr-defined]
@@ -101,7 +106,14 @@ class PsiPlay:
         return psi_envelope(self.ev, n, seal, msgs, stamp or self._stamp())  # type: ignore[attr-defined]
 
     def _keep(self, asker: str, x: Any) -> None:
-        self.psi_cells[(asker, x.rec.ctx.qid)] = (x.rec.ctx, x.cells)
+        key = (asker, x.rec.ctx.qid)
+        self.psi_cells[key] = (x.rec.ctx, x.cells)
+        if isinstance(x, hp._ResponderBase):
+            self.psi_resp[key] = (x.psi.z, x.psi.cell_of)
+        elif self.psi_auditor is not None:
+            kept = self.psi_auditor.psi_resp.get(key)
+            if kept is not None:
+                x.psi.use_oracle(*kept)
 
     # ---- hooks the machine calls ----
 

@@ -144,7 +144,21 @@ class PsiAsker:
         self.matched: list[int] = []        # modes set/first: indices into cells that hit
         self.count = 0
         self._hit_y: list[bytes] = []
+        self._hit_j: list[int] = []
         self.result: PsiResult | None = None
+        #: the audit's shortcut (``use_oracle``): the responder's own record of this exchange
+        self.oracle: tuple[list[bytes], dict[Cell, int]] | None = None
+        self._oracle_on = False
+
+    def use_oracle(self, z: Sequence[bytes], cell_of: Sequence[Cell | None]) -> None:
+        """The audit's re-run of this asker (``net.hidden_audit``): the responder of the exchange
+        is the auditor itself, which kept its set ``z`` and the cell behind each value
+        (``PsiResponder.cell_of``). When the reply carries exactly that set, membership is read
+        from it instead of raising every ``z`` to ``a`` (``m`` X25519 operations saved): with an
+        honest responder ``x^b`` is in ``z^a`` exactly when the asker's cell is one of the
+        responder's (SHA-256 and DDH give no other match). Everything the asker *sends* is still
+        computed and compared byte for byte; only its private matching is skipped."""
+        self.oracle = (list(z), {c: j for j, c in enumerate(cell_of) if c is not None})
 
     def _x(self, i: int) -> bytes:
         real = i < len(self.cells) and (self.mode != "first" or self.first is None)
@@ -168,8 +182,12 @@ class PsiAsker:
                            f"responder's committed root {self.peer_root.hex()[:16]}…")
         if len(set(reply.z)) != len(reply.z) or reply.z != sorted(reply.z):
             raise PsiError("psi-reply: the responder's set must be distinct and sorted")
-        self.z_list = [self.blinder.blind(z, f"z[{j}]") for j, z in enumerate(reply.z)]
-        self.zs = frozenset(self.z_list)
+        if self.oracle is not None and self.oracle[0] == list(reply.z):
+            self._oracle_on = True
+            self.zs = frozenset(reply.z)          # marks the reply as taken
+        else:
+            self.z_list = [self.blinder.blind(z, f"z[{j}]") for j, z in enumerate(reply.z)]
+            self.zs = frozenset(self.z_list)
         for y in reply.y:
             self._test(y)
         return self._next()
@@ -184,10 +202,18 @@ class PsiAsker:
     def _test(self, y: bytes) -> None:
         i = self.i
         self.i += 1
-        if y not in self.zs:
+        if self._oracle_on:
+            assert self.oracle is not None
+            real = i < len(self.cells) and (self.mode != "first" or self.first is None)
+            j = self.oracle[1].get(self.cells[i]) if real else None
+            if j is None:
+                return
+            self._hit_j.append(j)
+        elif y not in self.zs:
             return
+        else:
+            self._hit_y.append(y)
         self.count += 1
-        self._hit_y.append(y)
         if self.mode == "count":
             if self.count > len(self.cells):
                 raise PsiError("more matches than the asker has cells: padding matched")
@@ -201,7 +227,8 @@ class PsiAsker:
     def _next(self) -> PsiStep | PsiResult:
         if self.mode == "first" and self.i < self.size:
             return PsiStep(self.ctx.qid, self.i, self._x(self.i))
-        hits = [] if self.mode == "count" else sorted(self.z_list.index(y) for y in self._hit_y)
+        hits = [] if self.mode == "count" else \
+            sorted(self._hit_j if self._oracle_on else [self.z_list.index(y) for y in self._hit_y])
         self.result = PsiResult(self.ctx.qid, hits, self.count)
         return self.result
 
