@@ -85,6 +85,9 @@ class PsiPlay:
         self.psi_resp: dict[tuple[str, int], tuple[list[bytes], list[Any]]] = {}
         #: set on the audit's honest re-run of the peer (``net.hidden_audit``): the auditing machine
         self.psi_auditor: Any = None
+        #: public bounds of the zone test's sizes (docs/rulings.md P-8), from the agreed start
+        self.zone_caps = hp.zone_caps(self.start)                      # type: ignore[attr-defined]
+        self.zone_tags = hp.zones_in_play(self.start.options)          # type: ignore[attr-defined]
         self.psi_kinds: dict[str, int] = {}   # PSI questions asked by kind (first, lock...)
         for k in ("psi_questions", "psi_follow_ups", "zone_tests", "psi_messages"):
             self.stats[k] = 0   # type: ignore[attr-defined]
@@ -159,6 +162,8 @@ class PsiPlay:
             return None
         if det_r.submerged or det_r.stealth:
             raise ProtocolError("HQ-10: with PSI the resolver's zones never travel in clear (its event names squares)")
+        if not self.zone_tags:     # P-8: no hiding reason a zone can neutralise in this game
+            return None
         pe = self._pe(cur)
         pe.locked = det_r.locked
         return [Send(self._zone_ask(pe))]
@@ -169,6 +174,8 @@ class PsiPlay:
             return None
         if det_o.submerged or det_o.stealth:
             raise ProtocolError("HQ-10: with PSI the owner's zones never travel in clear (its ack names squares)")
+        if not self.zone_tags:     # P-8: no hiding reason a zone can neutralise in this game
+            return None
         pe = self._pe(cur)
         pe.acked, pe.shown, pe.gone, pe.locked = True, shown_o, gone, det_o.locked
         return [Send(self._zone_ask(pe))]
@@ -186,11 +193,11 @@ class PsiPlay:
 
     def _zone_asker(self, qid: int, root: bytes) -> hp.ZoneAsker:
         return hp.ZoneAsker(self.game_id, qid, self.side, root, self._peer_root_bytes(),   # type: ignore[attr-defined]
-                            self._secret(self.me, qid, "asker"))                           # type: ignore[attr-defined]
+                            self._secret(self.me, qid, "asker"), self.zone_caps)           # type: ignore[attr-defined]
 
     def _zone_responder(self, qid: int, root: bytes) -> hp.ZoneResponder:
         return hp.ZoneResponder(self.game_id, qid, self.side, self.them, root,            # type: ignore[attr-defined]
-                                self._secret(self.them, qid, "responder"))                 # type: ignore[attr-defined]
+                                self._secret(self.them, qid, "responder"), self.zone_caps)  # type: ignore[attr-defined]
 
     def _question_responder(self, ask: Any, qid: int, root: bytes) -> hp.QuestionResponder:
         return hp.QuestionResponder(self.game_id, self.them, self.side.state, self.me, ask, root,  # type: ignore[attr-defined]

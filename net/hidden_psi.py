@@ -47,6 +47,7 @@ from typing import Any, Sequence
 from engine.actions import EndTurn
 from engine.asking import Answer, Question, lock_candidate, lock_zone, owner_answer
 from engine.board import LEVEL_ORDER, distance
+from engine.pieces import KINDS
 from engine.partial import Detectors, Resolved, Side
 from engine.state import GameState, enemy
 from engine.visibility import SQUARES, Zones, detection_zones, hidden_in_zones, stealthy
@@ -58,7 +59,8 @@ from net.psi import Cell, PsiAsker, PsiContext, PsiError, PsiResponder, audit_ex
 
 __all__ = ["PSI_KINDS", "ALWAYS_PSI", "LOCK_SIZE", "goes_through_psi", "lock_order", "lock_plan",
            "lock_cells", "QUESTION_MODE", "QUESTION_HQ", "ZONE_HQ", "SIZE_BUCKETS", "PsiAsk",
-           "use_psi", "padded_size", "piece_bound", "zone_sizes", "question_cells", "absent_cells",
+           "use_psi", "padded_size", "piece_bound", "zone_sizes", "ZoneCaps", "zone_caps",
+           "zones_in_play", "capped_zone_sizes", "question_cells", "absent_cells",
            "zone_asker_cells", "zone_responder_cells", "Record", "QuestionAsker",
            "QuestionResponder", "ZoneAsker", "ZoneResponder", "audit", "Link", "drive", "ask_psi",
            "zone_test", "event", "play"]
@@ -140,6 +142,54 @@ def zone_sizes(state: GameState) -> tuple[int, int]:
     the 100 squares) against every square of the zone (100)."""
     zones = 2 if state.options.stealth_range_detection else 1
     return zones * max(1, min(100, state.next_sid - 1)), zones * len(SQUARES)
+
+
+@dataclass(frozen=True)
+class ZoneCaps:
+    """Public bounds on how many pieces can have each hiding reason (docs/rulings.md P-8), from
+    the agreed start (public) and the article catalogue fixed at setup: ``subs`` pieces of kind
+    Sub, ``stealth_kinds`` pieces of a kind with inherent Stealth, ``scuba`` / ``stealth_arts``
+    Scuba and Stealth articles, ``next_sid`` the start's next serial (every later serial may be
+    of any kind). Both sides hold the same, and so does the audit's re-run."""
+
+    subs: int
+    stealth_kinds: int
+    scuba: int
+    stealth_arts: int
+    next_sid: int
+
+
+def zone_caps(start: GameState) -> ZoneCaps:
+    """The ``ZoneCaps`` of a game from its agreed omniscient start (every piece of both sides:
+    a conversion, RUL-14, may move a piece to the other side)."""
+    kinds = [p.kind for p in start.pieces.values()]
+    codes = list(start.art_code.values())
+    return ZoneCaps(sum(k == "SU" for k in kinds), sum("SH" in KINDS[k].inherent for k in kinds),
+                    codes.count("SC"), codes.count("SH"), start.next_sid)
+
+
+def zones_in_play(options: Any) -> tuple[str, ...]:
+    """The zone tags a zone test carries with ``ZoneCaps`` (P-8): ``zone-U`` with
+    ``submerged_invisibility`` (else no piece has hiding reason U), ``zone-S`` with
+    ``stealth_range_detection`` and ``stealth_invisibility``. Public: options are agreed."""
+    return tuple(t for t, on in (("zone-U", options.submerged_invisibility),
+                                 ("zone-S", options.stealth_range_detection and options.stealth_invisibility))
+                 if on)
+
+
+def capped_zone_sizes(state: GameState, caps: ZoneCaps) -> tuple[int, int]:
+    """(asker size, responder set size) of the zone test under ``caps`` (P-8). The asker's
+    list per zone is padded to a public bound on the owner's pieces with that hiding reason, not
+    to every serial: at the Sub level stand only Subs, pieces on a Scuba trip (each holds its
+    Scuba article) and passengers off their native level (one per Sub; RUL-25, RUL-31); a
+    stealthy piece is of a Stealth kind or holds a Stealth article (RUL-18). Serials issued since
+    the start count as possible Subs and Stealth kinds. (0, 0): no zone in play."""
+    new = max(0, state.next_sid - caps.next_sid)
+    every = max(1, min(100, state.next_sid - 1))
+    bound = {"zone-U": min(every, max(1, 2 * (caps.subs + new) + caps.scuba)),
+             "zone-S": min(every, max(1, caps.stealth_kinds + new + caps.stealth_arts))}
+    tags = zones_in_play(state.options)
+    return sum(bound[t] for t in tags), len(tags) * len(SQUARES)
 
 
 # -- the true cells (what each side feeds in; the audit recomputes them) ----------------------------
@@ -416,10 +466,14 @@ class ZoneAsker(_AskerBase):
     targets as it sent them)."""
 
     def __init__(self, game_id: bytes, qid: int, side: Side, root: bytes, peer_root: bytes,
-                 secret: tuple[bytes, bytes]) -> None:
-        size, z_size = zone_sizes(side.state)
+                 secret: tuple[bytes, bytes], caps: ZoneCaps | None = None) -> None:
+        size, z_size = zone_sizes(side.state) if caps is None else capped_zone_sizes(side.state, caps)
         ctx = PsiContext(game_id, side.state.ply, qid, ZONE_HQ, side.side)
-        super().__init__(ctx, "set", zone_asker_cells(side), size, z_size, root, peer_root, secret)
+        cells = zone_asker_cells(side)
+        if caps is not None:
+            tags = zones_in_play(side.state.options)
+            cells = tuple(c for c in cells if c[2] in tags)
+        super().__init__(ctx, "set", cells, size, z_size, root, peer_root, secret)
         self.found: tuple[Cell, ...] = ()
 
     def start(self) -> list[Message]:
@@ -441,10 +495,14 @@ class ZoneResponder(_ResponderBase):
     zone. ``asker`` is the owner's colour, ``qid`` the exchange number the owner uses."""
 
     def __init__(self, game_id: bytes, qid: int, viewer: Side, asker: str, root: bytes,
-                 secret: tuple[bytes, bytes]) -> None:
-        size, z_size = zone_sizes(viewer.state)
+                 secret: tuple[bytes, bytes], caps: ZoneCaps | None = None) -> None:
+        size, z_size = zone_sizes(viewer.state) if caps is None else capped_zone_sizes(viewer.state, caps)
         ctx = PsiContext(game_id, viewer.state.ply, qid, ZONE_HQ, asker)
-        super().__init__(ctx, "set", size, zone_responder_cells(viewer), z_size, root, secret)
+        cells = zone_responder_cells(viewer)
+        if caps is not None:
+            tags = zones_in_play(viewer.state.options)
+            cells = tuple(c for c in cells if c[2] in tags)
+        super().__init__(ctx, "set", size, cells, z_size, root, secret)
 
 
 def audit(rec: Record, asker_cells: Sequence[Cell], asker_reveal: PsiReveal,
