@@ -133,7 +133,8 @@ class PsiPlay:
             raise ProtocolError(f"an event asks more than {ZONE_N} questions")
         rn, root, phash = self._stamp()                                # type: ignore[attr-defined]
         qa = hp.QuestionAsker(self.game_id, self.ev * QID_EV + n, self.me, self.side.state, q,  # type: ignore[attr-defined]
-                              root, self._peer_root_bytes(), self._secret(self.me, self.ev * QID_EV + n, "asker"))  # type: ignore[attr-defined]
+                              root, self._peer_root_bytes(), self._secret(self.me, self.ev * QID_EV + n, "asker"),  # type: ignore[attr-defined]
+                              self.side.exposed)                               # type: ignore[attr-defined]
         pe = self._pe(cur)
         pe.qa, pe.follow = qa, None
         self.psi_kinds[q.kind] = self.psi_kinds.get(q.kind, 0) + 1
@@ -201,7 +202,7 @@ class PsiPlay:
 
     def _question_responder(self, ask: Any, qid: int, root: bytes) -> hp.QuestionResponder:
         return hp.QuestionResponder(self.game_id, self.them, self.side.state, self.me, ask, root,  # type: ignore[attr-defined]
-                                    self._secret(self.them, qid, "responder"))              # type: ignore[attr-defined]
+                                    self._secret(self.them, qid, "responder"), tight=True)   # type: ignore[attr-defined]
 
     # ---- the peer's psi messages ----
 

@@ -126,11 +126,13 @@ def padded_size(n: int) -> int:
     raise PsiError(f"{n} cells exceed the largest PSI list ({SIZE_BUCKETS[-1]})")
 
 
-def piece_bound(state: GameState) -> int:
+def piece_bound(state: GameState, known: int = 0) -> int:
     """The responder's padded set size for a remote question: every serial issued so far
     (``next_sid - 1``, public, RUL-40) bounds the owner's pieces and so its distinct cells.
-    Both sides take it from their state before the event, which agree."""
-    n = max(1, state.next_sid - 1)
+    Both sides take it from their state before the event, which agree. ``known``: serials both
+    sides know are not among the owner's absent pieces (in network play, P-8: the ``exclude``
+    serials and the resolver's pieces the owner holds, ``Side.exposed``), taken off the bound."""
+    n = max(1, state.next_sid - 1 - known)
     if n > MAX_PSI_Z:
         raise PsiError(f"{n} serials exceed the PSI set limit {MAX_PSI_Z}")
     return n
@@ -376,7 +378,8 @@ class QuestionAsker(_AskerBase):
     target) and ``complete(its answer)`` is the ``Answer`` to feed back."""
 
     def __init__(self, game_id: bytes, qid: int, asker: str, state: GameState, question: Question,
-                 root: bytes, peer_root: bytes, secret: tuple[bytes, bytes]) -> None:
+                 root: bytes, peer_root: bytes, secret: tuple[bytes, bytes],
+                 exposed: frozenset[int] | None = None) -> None:
         if question.kind not in PSI_KINDS:
             raise PsiError(f"question {question.kind!r} does not go through PSI")
         self.question = question
@@ -389,7 +392,8 @@ class QuestionAsker(_AskerBase):
             cells = question_cells(question)
             size = padded_size(len(cells))
         ctx = PsiContext(game_id, state.ply, qid, QUESTION_HQ[question.kind], asker)
-        super().__init__(ctx, QUESTION_MODE[question.kind], cells, size, piece_bound(state), root,
+        known = 0 if exposed is None else len(set(question.exclude) | set(exposed))
+        super().__init__(ctx, QUESTION_MODE[question.kind], cells, size, piece_bound(state, known), root,
                          peer_root, secret)
         self.answer: Answer | None = None
         self.follow_up: Question | None = None
@@ -443,12 +447,13 @@ class QuestionResponder(_ResponderBase):
     :raises PsiError: the sizes are not the public ones."""
 
     def __init__(self, game_id: bytes, asker: str, owner_state: GameState, owner: str, ask: PsiAsk,
-                 root: bytes, secret: tuple[bytes, bytes]) -> None:
+                 root: bytes, secret: tuple[bytes, bytes], tight: bool = False) -> None:
         if ask.size not in SIZE_BUCKETS or (ask.kind == "lock") != (ask.size == LOCK_SIZE):
             raise PsiError(f"psi-ask {ask.qid}: size {ask.size} is not the public one for {ask.kind!r}")
         if ask.locked and ask.kind != "lock":
             raise PsiError(f"psi-ask {ask.qid}: lock targets sent with a {ask.kind!r} question")
-        bound = piece_bound(owner_state)
+        held = {sid for sid, p in owner_state.pieces.items() if p.side == asker} if tight else set()
+        bound = piece_bound(owner_state, len(set(ask.exclude) | held) if tight else 0)
         if ask.z_size != bound:
             raise PsiError(f"psi-ask {ask.qid}: set size {ask.z_size}, the serials issued are {bound}")
         ctx = PsiContext(game_id, owner_state.ply, ask.qid, QUESTION_HQ[ask.kind], asker)
