@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     peer.add_argument("--psi", type=int, choices=[0, 1], default=1)
     peer.add_argument("--actions", type=int, default=40)
     parser.add_argument("--netns", action="store_true", help="also run between two network namespaces (root)")
-    parser.add_argument("--games", type=int, default=2, help="games per link (each played with and without PSI)")
+    parser.add_argument("--games", type=int, default=2, help="games per link (each played with and without PSI; 0: none)")
     parser.add_argument("--actions", type=int, default=40, help="actions per game before the guest resigns")
     parser.add_argument("--turns", type=int, default=100, help="turns of the audited in-process game (0: skip)")
     args = parser.parse_args(argv)
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         pair = ns.__enter__()
         links.append(("netns", pair))
     try:
-        for name, pair in links:
+        for name, pair in links if args.games else []:
             for line in _link(name, pair, args.games, args.actions):
                 print(line, flush=True)
     finally:
@@ -179,19 +179,30 @@ def audit_bench(turns: int, seed: int = 5) -> list[str]:
     import net.hidden_play as hidden_play
     from net.hidden_pair import HiddenPair
 
+    from net import psi
+
     times: list[float] = []
+    ops: list[int] = []
     real = hidden_play.audit_peer
+    blind = psi.Blinder.blind
+    count = [0]
+
+    def counted(self: Any, u: bytes, what: str = "value") -> bytes:
+        count[0] += 1
+        return blind(self, u, what)
 
     def timed(m: Any) -> Any:
-        t0 = time.perf_counter()
+        t0, n0 = time.perf_counter(), count[0]
         try:
             return real(m)
         finally:
             times.append(time.perf_counter() - t0)
+            ops.append(count[0] - n0)
 
     options = engine.Options(**OPTIONS)
     pair = HiddenPair(engine, options)
     rng = random.Random(seed)
+    psi.Blinder.blind = counted             # type: ignore[method-assign]
     t0 = time.perf_counter()
     actions = 0
     while pair.mover is not None and not pair.stops and pair.machines["white"].turn < turns:
@@ -202,6 +213,7 @@ def audit_bench(turns: int, seed: int = 5) -> list[str]:
         pair.act(engine.format_action(action), legal=True)
         actions += 1
     play = time.perf_counter() - t0
+    play_ops = count[0]
     white = pair.machines["white"]
     reached = white.turn
     hidden_play.audit_peer = timed          # type: ignore[assignment]
@@ -210,15 +222,17 @@ def audit_bench(turns: int, seed: int = 5) -> list[str]:
             pair.command(pair.mover, pair.machines[pair.mover].resign())
     finally:
         hidden_play.audit_peer = real       # type: ignore[assignment]
+        psi.Blinder.blind = blind           # type: ignore[method-assign]
     verdicts = [m.verdict.ok if m.verdict is not None else None for m in pair.machines.values()]
     if pair.stops or not all(verdicts) or len(times) != 2:
         raise SystemExit(f"audited game: stops {pair.stops[:2]}, verdicts {verdicts}")
     msgs = sum(1 for _ in pair.wire)
     return [f"[audit] in-process game of {reached} turns ({actions} actions, {msgs} signed messages, PSI on, "
-            f"{white.stats['zone_tests']} zone tests by white), played in {play:.1f} s",
+            f"{white.stats['zone_tests']} zone tests by white), played in {play:.1f} s, "
+            f"{play_ops / max(1, actions):.0f} X25519 operations per action (both sides)",
             f"[audit] whole audit (honest re-run of the peer, every commitment, answer and PSI message): "
             f"white {times[0]:.2f} s, black {times[1]:.2f} s; {statistics.mean(times) / max(1, actions) * 1e3:.1f} ms "
-            f"per action per side"]
+            f"per action per side; X25519 operations white {ops[0]}, black {ops[1]}"]
 
 
 if __name__ == "__main__":
