@@ -95,3 +95,71 @@ def test_the_zone_test_stays_psi_when_no_detector_is_hidden_hq_10() -> None:
         if isinstance(msg, (HiddenEvent, HiddenAck)):
             u, s, _locked = engine_detectors(msg.det)
             assert u == [] and s == []
+
+
+# -- P-8: public sizes; P-9: the audit's matching shortcut ------------------------------------------
+
+def test_zone_caps_bound_the_pieces_that_can_hide_in_the_standard_setup_p_8() -> None:
+    """P-8, RUL-25, RUL-18: in the standard set-up the owner's zone-test list is padded per zone to
+    2 x Subs + Scuba articles (zone U) and Stealth-kind pieces + Stealth articles (zone S), counted
+    over both sides of the start, not to every serial (56); each serial issued later counts as a
+    possible Sub and Stealth kind."""
+    from engine.pieces import KINDS
+    options = engine.Options(stealth_range_detection=True)
+    start = engine.new_game(options)
+    kinds = [p.kind for p in start.pieces.values()]
+    codes = list(start.art_code.values())
+    subs, stealthy = kinds.count("SU"), sum("SH" in KINDS[k].inherent for k in kinds)
+    want_u, want_s = 2 * subs + codes.count("SC"), stealthy + codes.count("SH")
+    caps = hp.zone_caps(start)
+    assert hp.capped_zone_sizes(start, caps) == (want_u + want_s, 200)
+    assert want_u + want_s < 2 * (start.next_sid - 1)
+    later = start.clone()
+    later.next_sid += 3                                     # three reinforcements entered
+    assert hp.capped_zone_sizes(later, caps) == (want_u + 6 + want_s + 3, 200)
+
+
+def test_no_zone_test_runs_when_the_options_leave_no_zone_anything_to_neutralise_p_8() -> None:
+    """P-8, RUL-18: with submerged_invisibility off and no stealth_range_detection no piece has a
+    hiding reason a zone neutralises: the events carry no zone test, and both sides still know
+    exactly what the omniscient engine lets them (the stealthy Pawn stays hidden)."""
+    import types
+
+    from engine_helpers import pos
+    start = pos(_position(hidden_mover=True), submerged_invisibility=False)
+    names = {k: getattr(engine, k) for k in dir(engine) if not k.startswith("__")}
+    eng = types.SimpleNamespace(**{**names, "new_game": lambda options=None: start.clone()})
+    options = start.options
+    assert not options.submerged_invisibility and not options.stealth_range_detection
+    pair = HiddenPair(eng, options)
+    pair.act(MOVE[True])
+    assert pair.stops == []
+    assert not any(isinstance(m, HiddenPsi) and m.n == ZONE_N for _, m in pair.wire)
+    omni = engine.apply_action(eng.new_game(options), engine.parse_action(MOVE[True]))
+    for m in pair.machines.values():
+        assert known_diff(m.state_value, omni, m.me) == ""
+        assert enemy_hidden_held(m.state_value, omni, m.me) == []
+    mover = pair.mover
+    pair.command(mover, pair.machines[mover].resign())
+    assert all(m.verdict.ok for m in pair.machines.values())
+
+
+def test_the_audit_reads_matches_from_its_own_record_only_for_the_set_it_sent_p_9() -> None:
+    """P-9, HQ-10: an asker given the responder's record (set and cells) finds the same matches
+    as by raising the set to its scalar; given a reply whose set differs from the record it falls
+    back to the X25519 matching and still finds the true ones."""
+    from net.psi import PsiAsker, PsiContext, PsiResponder
+    ctx = PsiContext(bytes(32), 7, 3, "HQ-10", "W")
+    mine = [(5, 5, "zone-U"), (2, 9, "zone-U"), (7, 1, "zone-U")]
+    zone = [(5, 5, "zone-U"), (7, 1, "zone-U"), (3, 3, "zone-U")]
+    results = []
+    for oracle in (None, "record", "other"):
+        r = PsiResponder(ctx, "set", 10, zone, 20, b"r" * 32, b"\x05" * 32, b"\x06" * 32)
+        a = PsiAsker(ctx, "set", mine, 10, b"a" * 32, b"r" * 32, b"\x07" * 32, b"\x08" * 32)
+        if oracle == "record":
+            a.use_oracle(r.z, r.cell_of)
+        elif oracle == "other":
+            a.use_oracle(list(reversed(r.z)), r.cell_of)      # not the set the reply carries
+        a.on_reply(r.on_query(a.query()), 20)
+        results.append((sorted(a.matched), a._oracle_on))
+    assert results == [([0, 2], False), ([0, 2], True), ([0, 2], False)]
