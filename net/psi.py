@@ -26,6 +26,7 @@ import hashlib
 import secrets
 import struct
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
@@ -75,21 +76,32 @@ class PsiContext:
     asker: str
 
     def encode(self) -> bytes:
-        return (self.game_id + _U32.pack(self.ply) + _U32.pack(self.qid) + self.hq.encode()
-                + b"\x00" + self.asker.encode())
+        return _encode_ctx(self)
+
+
+@lru_cache(maxsize=256)
+def _encode_ctx(ctx: PsiContext) -> bytes:
+    return (ctx.game_id + _U32.pack(ctx.ply) + _U32.pack(ctx.qid) + ctx.hq.encode()
+            + b"\x00" + ctx.asker.encode())
+
+
+@lru_cache(maxsize=1024)
+def _cell_bytes(cell: Cell) -> bytes:
+    return pack([cell[0], cell[1], cell[2]])
 
 
 def cell_u(ctx: PsiContext, cell: Cell) -> bytes:
     """The cell as a Curve25519 u-coordinate: SHA-256 of a domain tag, the context, a counter
     and the cell's canonical msgpack, top bit cleared, reduced mod p; try the next counter on
-    one of the small-order values (probability about 2^-253)."""
-    return _hash_u(b"wec/psi-cell/v1\x00" + ctx.encode(), pack([cell[0], cell[1], cell[2]]))
+    one of the small-order values (probability about 2^-253). (The context's and the cell's
+    encodings are cached: pure functions of immutable values.)"""
+    return _hash_u(b"wec/psi-cell/v1\x00" + _encode_ctx(ctx), _cell_bytes(tuple(cell)))  # type: ignore[arg-type]
 
 
 def pad_u(ctx: PsiContext, seed: bytes, role: str, j: int) -> bytes:
     """Padding value ``j`` of ``role`` ("asker" or "responder"): derived from the secret seed,
     so nobody can test for it and the audit can recognise it."""
-    return _hash_u(b"wec/psi-pad/v1\x00" + ctx.encode() + role.encode() + b"\x00" + seed,
+    return _hash_u(b"wec/psi-pad/v1\x00" + _encode_ctx(ctx) + role.encode() + b"\x00" + seed,
                    _U32.pack(j))
 
 
@@ -353,11 +365,13 @@ def audit_exchange(ctx: PsiContext, query: PsiQuery, reply: PsiReply, steps: Seq
                                 f"the true ones are {want_hits}")
 
 
+_LOW255 = (1 << 255) - 1
+_COUNTERS = tuple(bytes([c]) for c in range(256))
+
+
 def _hash_u(prefix: bytes, data: bytes) -> bytes:
-    for counter in range(256):
-        digest = bytearray(hashlib.sha256(prefix + bytes([counter]) + data).digest())
-        digest[31] &= 0x7F
-        u = int.from_bytes(digest, "little") % P
+    for counter in _COUNTERS:
+        u = (int.from_bytes(hashlib.sha256(prefix + counter + data).digest(), "little") & _LOW255) % P
         if u not in SMALL_ORDER:
             return u.to_bytes(32, "little")
     raise PsiError("no u-coordinate found (impossible with SHA-256)")  # pragma: no cover
