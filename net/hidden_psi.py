@@ -9,8 +9,9 @@ Two uses of ``net.psi`` (DH-PSI over X25519), each a small pure state machine pe
   the squares of its pieces with a hiding reason lie in the other's detection zones
   (``engine.visibility.Zones``). ``ZoneAsker`` is the *owner* of the pieces, the PSI asker in
   mode ``set`` with the squares of its pieces that have a hiding reason (tagged ``zone-U`` /
-  ``zone-S``), padded to ``zone_sizes``; ``ZoneResponder`` is the *viewer*, the responder with
-  its zone squares padded to 100 per zone. The owner learns which of its squares lie in the
+  ``zone-S``), padded to ``zone_sizes`` (in network play to the public bounds of
+  ``capped_zone_sizes``, docs/rulings.md P-8); ``ZoneResponder`` is the *viewer*, the responder
+  with its zone squares padded to 100 per zone. The owner learns which of its squares lie in the
   zones (exactly what it needs to compute ``Shown``), the viewer only the padded sizes. The
   result is not sent: the owner's ``Shown`` that follows is what the rules make it show. The
   viewer's lock targets (``Zones.locked``) travel in clear: the owner answered those locks.
