@@ -89,6 +89,7 @@ def _audit(m: Any) -> Verdict:
         raise _Fail(f"the peer opened {len(hidden)} hidden actions it never committed to")
     honest = m.honest_class(m.engine, m.options, peer_colour, m.game_id, m.move_time_limit, seed=opened.seed,
                             n_slots=m.n_slots, audit_seconds=m.audit_seconds, psi=m.psi_on)
+    honest.psi_auditor = m        # its PSI matches read from our own records (net.psi.PsiAsker.use_oracle)
     pending: deque[Message] = deque()
     checked = 0
 

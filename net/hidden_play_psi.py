@@ -80,6 +80,14 @@ class PsiPlay:
     def _psi_init(self, psi: bool) -> None:
         self.psi_on = bool(psi)
         self.psi_cells = {}
+        #: (asker, qid) -> (z, cell_of) of every exchange this side answered as responder: what
+        #: the audit's re-run of the peer's asker reads its matches from (``PsiAsker.use_oracle``)
+        self.psi_resp: dict[tuple[str, int], tuple[list[bytes], list[Any]]] = {}
+        #: set on the audit's honest re-run of the peer (``net.hidden_audit``): the auditing machine
+        self.psi_auditor: Any = None
+        #: public bounds of the zone test's sizes (docs/rulings.md P-8), from the agreed start
+        self.zone_caps = hp.zone_caps(self.start)                      # type: ignore[attr-defined]
+        self.zone_tags = hp.zones_in_play(self.start.options)          # type: ignore[attr-defined]
         self.psi_kinds: dict[str, int] = {}   # PSI questions asked by kind (first, lock...)
         for k in ("psi_questions", "psi_follow_ups", "zone_tests", "psi_messages"):
             self.stats[k] = 0   # type: ignore[attr-defined]
@@ -101,7 +109,14 @@ class PsiPlay:
         return psi_envelope(self.ev, n, seal, msgs, stamp or self._stamp())  # type: ignore[attr-defined]
 
     def _keep(self, asker: str, x: Any) -> None:
-        self.psi_cells[(asker, x.rec.ctx.qid)] = (x.rec.ctx, x.cells)
+        key = (asker, x.rec.ctx.qid)
+        self.psi_cells[key] = (x.rec.ctx, x.cells)
+        if isinstance(x, hp._ResponderBase):
+            self.psi_resp[key] = (x.psi.z, x.psi.cell_of)
+        elif self.psi_auditor is not None:
+            kept = self.psi_auditor.psi_resp.get(key)
+            if kept is not None:
+                x.psi.use_oracle(*kept)
 
     # ---- hooks the machine calls ----
 
@@ -118,7 +133,8 @@ class PsiPlay:
             raise ProtocolError(f"an event asks more than {ZONE_N} questions")
         rn, root, phash = self._stamp()                                # type: ignore[attr-defined]
         qa = hp.QuestionAsker(self.game_id, self.ev * QID_EV + n, self.me, self.side.state, q,  # type: ignore[attr-defined]
-                              root, self._peer_root_bytes(), self._secret(self.me, self.ev * QID_EV + n, "asker"))  # type: ignore[attr-defined]
+                              root, self._peer_root_bytes(), self._secret(self.me, self.ev * QID_EV + n, "asker"),  # type: ignore[attr-defined]
+                              self.side.exposed)                               # type: ignore[attr-defined]
         pe = self._pe(cur)
         pe.qa, pe.follow = qa, None
         self.psi_kinds[q.kind] = self.psi_kinds.get(q.kind, 0) + 1
@@ -147,6 +163,8 @@ class PsiPlay:
             return None
         if det_r.submerged or det_r.stealth:
             raise ProtocolError("HQ-10: with PSI the resolver's zones never travel in clear (its event names squares)")
+        if not self.zone_tags:     # P-8: no hiding reason a zone can neutralise in this game
+            return None
         pe = self._pe(cur)
         pe.locked = det_r.locked
         return [Send(self._zone_ask(pe))]
@@ -157,6 +175,8 @@ class PsiPlay:
             return None
         if det_o.submerged or det_o.stealth:
             raise ProtocolError("HQ-10: with PSI the owner's zones never travel in clear (its ack names squares)")
+        if not self.zone_tags:     # P-8: no hiding reason a zone can neutralise in this game
+            return None
         pe = self._pe(cur)
         pe.acked, pe.shown, pe.gone, pe.locked = True, shown_o, gone, det_o.locked
         return [Send(self._zone_ask(pe))]
@@ -174,15 +194,15 @@ class PsiPlay:
 
     def _zone_asker(self, qid: int, root: bytes) -> hp.ZoneAsker:
         return hp.ZoneAsker(self.game_id, qid, self.side, root, self._peer_root_bytes(),   # type: ignore[attr-defined]
-                            self._secret(self.me, qid, "asker"))                           # type: ignore[attr-defined]
+                            self._secret(self.me, qid, "asker"), self.zone_caps)           # type: ignore[attr-defined]
 
     def _zone_responder(self, qid: int, root: bytes) -> hp.ZoneResponder:
         return hp.ZoneResponder(self.game_id, qid, self.side, self.them, root,            # type: ignore[attr-defined]
-                                self._secret(self.them, qid, "responder"))                 # type: ignore[attr-defined]
+                                self._secret(self.them, qid, "responder"), self.zone_caps)  # type: ignore[attr-defined]
 
     def _question_responder(self, ask: Any, qid: int, root: bytes) -> hp.QuestionResponder:
         return hp.QuestionResponder(self.game_id, self.them, self.side.state, self.me, ask, root,  # type: ignore[attr-defined]
-                                    self._secret(self.them, qid, "responder"))              # type: ignore[attr-defined]
+                                    self._secret(self.them, qid, "responder"), tight=True)   # type: ignore[attr-defined]
 
     # ---- the peer's psi messages ----
 

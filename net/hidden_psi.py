@@ -9,8 +9,9 @@ Two uses of ``net.psi`` (DH-PSI over X25519), each a small pure state machine pe
   the squares of its pieces with a hiding reason lie in the other's detection zones
   (``engine.visibility.Zones``). ``ZoneAsker`` is the *owner* of the pieces, the PSI asker in
   mode ``set`` with the squares of its pieces that have a hiding reason (tagged ``zone-U`` /
-  ``zone-S``), padded to ``zone_sizes``; ``ZoneResponder`` is the *viewer*, the responder with
-  its zone squares padded to 100 per zone. The owner learns which of its squares lie in the
+  ``zone-S``), padded to ``zone_sizes`` (in network play to the public bounds of
+  ``capped_zone_sizes``, docs/rulings.md P-8); ``ZoneResponder`` is the *viewer*, the responder
+  with its zone squares padded to 100 per zone. The owner learns which of its squares lie in the
   zones (exactly what it needs to compute ``Shown``), the viewer only the padded sizes. The
   result is not sent: the owner's ``Shown`` that follows is what the rules make it show. The
   viewer's lock targets (``Zones.locked``) travel in clear: the owner answered those locks.
@@ -47,6 +48,7 @@ from typing import Any, Sequence
 from engine.actions import EndTurn
 from engine.asking import Answer, Question, lock_candidate, lock_zone, owner_answer
 from engine.board import LEVEL_ORDER, distance
+from engine.pieces import KINDS
 from engine.partial import Detectors, Resolved, Side
 from engine.state import GameState, enemy
 from engine.visibility import SQUARES, Zones, detection_zones, hidden_in_zones, stealthy
@@ -58,7 +60,8 @@ from net.psi import Cell, PsiAsker, PsiContext, PsiError, PsiResponder, audit_ex
 
 __all__ = ["PSI_KINDS", "ALWAYS_PSI", "LOCK_SIZE", "goes_through_psi", "lock_order", "lock_plan",
            "lock_cells", "QUESTION_MODE", "QUESTION_HQ", "ZONE_HQ", "SIZE_BUCKETS", "PsiAsk",
-           "use_psi", "padded_size", "piece_bound", "zone_sizes", "question_cells", "absent_cells",
+           "use_psi", "padded_size", "piece_bound", "zone_sizes", "ZoneCaps", "zone_caps",
+           "zones_in_play", "capped_zone_sizes", "question_cells", "absent_cells",
            "zone_asker_cells", "zone_responder_cells", "Record", "QuestionAsker",
            "QuestionResponder", "ZoneAsker", "ZoneResponder", "audit", "Link", "drive", "ask_psi",
            "zone_test", "event", "play"]
@@ -124,11 +127,13 @@ def padded_size(n: int) -> int:
     raise PsiError(f"{n} cells exceed the largest PSI list ({SIZE_BUCKETS[-1]})")
 
 
-def piece_bound(state: GameState) -> int:
+def piece_bound(state: GameState, known: int = 0) -> int:
     """The responder's padded set size for a remote question: every serial issued so far
     (``next_sid - 1``, public, RUL-40) bounds the owner's pieces and so its distinct cells.
-    Both sides take it from their state before the event, which agree."""
-    n = max(1, state.next_sid - 1)
+    Both sides take it from their state before the event, which agree. ``known``: serials both
+    sides know are not among the owner's absent pieces (in network play, P-8: the ``exclude``
+    serials and the resolver's pieces the owner holds, ``Side.exposed``), taken off the bound."""
+    n = max(1, state.next_sid - 1 - known)
     if n > MAX_PSI_Z:
         raise PsiError(f"{n} serials exceed the PSI set limit {MAX_PSI_Z}")
     return n
@@ -140,6 +145,54 @@ def zone_sizes(state: GameState) -> tuple[int, int]:
     the 100 squares) against every square of the zone (100)."""
     zones = 2 if state.options.stealth_range_detection else 1
     return zones * max(1, min(100, state.next_sid - 1)), zones * len(SQUARES)
+
+
+@dataclass(frozen=True)
+class ZoneCaps:
+    """Public bounds on how many pieces can have each hiding reason (docs/rulings.md P-8), from
+    the agreed start (public) and the article catalogue fixed at setup: ``subs`` pieces of kind
+    Sub, ``stealth_kinds`` pieces of a kind with inherent Stealth, ``scuba`` / ``stealth_arts``
+    Scuba and Stealth articles, ``next_sid`` the start's next serial (every later serial may be
+    of any kind). Both sides hold the same, and so does the audit's re-run."""
+
+    subs: int
+    stealth_kinds: int
+    scuba: int
+    stealth_arts: int
+    next_sid: int
+
+
+def zone_caps(start: GameState) -> ZoneCaps:
+    """The ``ZoneCaps`` of a game from its agreed omniscient start (every piece of both sides:
+    a conversion, RUL-14, may move a piece to the other side)."""
+    kinds = [p.kind for p in start.pieces.values()]
+    codes = list(start.art_code.values())
+    return ZoneCaps(sum(k == "SU" for k in kinds), sum("SH" in KINDS[k].inherent for k in kinds),
+                    codes.count("SC"), codes.count("SH"), start.next_sid)
+
+
+def zones_in_play(options: Any) -> tuple[str, ...]:
+    """The zone tags a zone test carries with ``ZoneCaps`` (P-8): ``zone-U`` with
+    ``submerged_invisibility`` (else no piece has hiding reason U), ``zone-S`` with
+    ``stealth_range_detection`` and ``stealth_invisibility``. Public: options are agreed."""
+    return tuple(t for t, on in (("zone-U", options.submerged_invisibility),
+                                 ("zone-S", options.stealth_range_detection and options.stealth_invisibility))
+                 if on)
+
+
+def capped_zone_sizes(state: GameState, caps: ZoneCaps) -> tuple[int, int]:
+    """(asker size, responder set size) of the zone test under ``caps`` (P-8). The asker's
+    list per zone is padded to a public bound on the owner's pieces with that hiding reason, not
+    to every serial: at the Sub level stand only Subs, pieces on a Scuba trip (each holds its
+    Scuba article) and passengers off their native level (one per Sub; RUL-25, RUL-31); a
+    stealthy piece is of a Stealth kind or holds a Stealth article (RUL-18). Serials issued since
+    the start count as possible Subs and Stealth kinds. (0, 0): no zone in play."""
+    new = max(0, state.next_sid - caps.next_sid)
+    every = max(1, min(100, state.next_sid - 1))
+    bound = {"zone-U": min(every, max(1, 2 * (caps.subs + new) + caps.scuba)),
+             "zone-S": min(every, max(1, caps.stealth_kinds + new + caps.stealth_arts))}
+    tags = zones_in_play(state.options)
+    return sum(bound[t] for t in tags), len(tags) * len(SQUARES)
 
 
 # -- the true cells (what each side feeds in; the audit recomputes them) ----------------------------
@@ -326,7 +379,8 @@ class QuestionAsker(_AskerBase):
     target) and ``complete(its answer)`` is the ``Answer`` to feed back."""
 
     def __init__(self, game_id: bytes, qid: int, asker: str, state: GameState, question: Question,
-                 root: bytes, peer_root: bytes, secret: tuple[bytes, bytes]) -> None:
+                 root: bytes, peer_root: bytes, secret: tuple[bytes, bytes],
+                 exposed: frozenset[int] | None = None) -> None:
         if question.kind not in PSI_KINDS:
             raise PsiError(f"question {question.kind!r} does not go through PSI")
         self.question = question
@@ -339,7 +393,8 @@ class QuestionAsker(_AskerBase):
             cells = question_cells(question)
             size = padded_size(len(cells))
         ctx = PsiContext(game_id, state.ply, qid, QUESTION_HQ[question.kind], asker)
-        super().__init__(ctx, QUESTION_MODE[question.kind], cells, size, piece_bound(state), root,
+        known = 0 if exposed is None else len(set(question.exclude) | set(exposed))
+        super().__init__(ctx, QUESTION_MODE[question.kind], cells, size, piece_bound(state, known), root,
                          peer_root, secret)
         self.answer: Answer | None = None
         self.follow_up: Question | None = None
@@ -393,12 +448,13 @@ class QuestionResponder(_ResponderBase):
     :raises PsiError: the sizes are not the public ones."""
 
     def __init__(self, game_id: bytes, asker: str, owner_state: GameState, owner: str, ask: PsiAsk,
-                 root: bytes, secret: tuple[bytes, bytes]) -> None:
+                 root: bytes, secret: tuple[bytes, bytes], tight: bool = False) -> None:
         if ask.size not in SIZE_BUCKETS or (ask.kind == "lock") != (ask.size == LOCK_SIZE):
             raise PsiError(f"psi-ask {ask.qid}: size {ask.size} is not the public one for {ask.kind!r}")
         if ask.locked and ask.kind != "lock":
             raise PsiError(f"psi-ask {ask.qid}: lock targets sent with a {ask.kind!r} question")
-        bound = piece_bound(owner_state)
+        held = {sid for sid, p in owner_state.pieces.items() if p.side == asker} if tight else set()
+        bound = piece_bound(owner_state, len(set(ask.exclude) | held) if tight else 0)
         if ask.z_size != bound:
             raise PsiError(f"psi-ask {ask.qid}: set size {ask.z_size}, the serials issued are {bound}")
         ctx = PsiContext(game_id, owner_state.ply, ask.qid, QUESTION_HQ[ask.kind], asker)
@@ -416,10 +472,14 @@ class ZoneAsker(_AskerBase):
     targets as it sent them)."""
 
     def __init__(self, game_id: bytes, qid: int, side: Side, root: bytes, peer_root: bytes,
-                 secret: tuple[bytes, bytes]) -> None:
-        size, z_size = zone_sizes(side.state)
+                 secret: tuple[bytes, bytes], caps: ZoneCaps | None = None) -> None:
+        size, z_size = zone_sizes(side.state) if caps is None else capped_zone_sizes(side.state, caps)
         ctx = PsiContext(game_id, side.state.ply, qid, ZONE_HQ, side.side)
-        super().__init__(ctx, "set", zone_asker_cells(side), size, z_size, root, peer_root, secret)
+        cells = zone_asker_cells(side)
+        if caps is not None:
+            tags = zones_in_play(side.state.options)
+            cells = tuple(c for c in cells if c[2] in tags)
+        super().__init__(ctx, "set", cells, size, z_size, root, peer_root, secret)
         self.found: tuple[Cell, ...] = ()
 
     def start(self) -> list[Message]:
@@ -441,10 +501,14 @@ class ZoneResponder(_ResponderBase):
     zone. ``asker`` is the owner's colour, ``qid`` the exchange number the owner uses."""
 
     def __init__(self, game_id: bytes, qid: int, viewer: Side, asker: str, root: bytes,
-                 secret: tuple[bytes, bytes]) -> None:
-        size, z_size = zone_sizes(viewer.state)
+                 secret: tuple[bytes, bytes], caps: ZoneCaps | None = None) -> None:
+        size, z_size = zone_sizes(viewer.state) if caps is None else capped_zone_sizes(viewer.state, caps)
         ctx = PsiContext(game_id, viewer.state.ply, qid, ZONE_HQ, asker)
-        super().__init__(ctx, "set", size, zone_responder_cells(viewer), z_size, root, secret)
+        cells = zone_responder_cells(viewer)
+        if caps is not None:
+            tags = zones_in_play(viewer.state.options)
+            cells = tuple(c for c in cells if c[2] in tags)
+        super().__init__(ctx, "set", size, cells, z_size, root, secret)
 
 
 def audit(rec: Record, asker_cells: Sequence[Cell], asker_reveal: PsiReveal,

@@ -26,6 +26,7 @@ import hashlib
 import secrets
 import struct
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
@@ -75,21 +76,32 @@ class PsiContext:
     asker: str
 
     def encode(self) -> bytes:
-        return (self.game_id + _U32.pack(self.ply) + _U32.pack(self.qid) + self.hq.encode()
-                + b"\x00" + self.asker.encode())
+        return _encode_ctx(self)
+
+
+@lru_cache(maxsize=256)
+def _encode_ctx(ctx: PsiContext) -> bytes:
+    return (ctx.game_id + _U32.pack(ctx.ply) + _U32.pack(ctx.qid) + ctx.hq.encode()
+            + b"\x00" + ctx.asker.encode())
+
+
+@lru_cache(maxsize=1024)
+def _cell_bytes(cell: Cell) -> bytes:
+    return pack([cell[0], cell[1], cell[2]])
 
 
 def cell_u(ctx: PsiContext, cell: Cell) -> bytes:
     """The cell as a Curve25519 u-coordinate: SHA-256 of a domain tag, the context, a counter
     and the cell's canonical msgpack, top bit cleared, reduced mod p; try the next counter on
-    one of the small-order values (probability about 2^-253)."""
-    return _hash_u(b"wec/psi-cell/v1\x00" + ctx.encode(), pack([cell[0], cell[1], cell[2]]))
+    one of the small-order values (probability about 2^-253). (The context's and the cell's
+    encodings are cached: pure functions of immutable values.)"""
+    return _hash_u(b"wec/psi-cell/v1\x00" + _encode_ctx(ctx), _cell_bytes(tuple(cell)))  # type: ignore[arg-type]
 
 
 def pad_u(ctx: PsiContext, seed: bytes, role: str, j: int) -> bytes:
     """Padding value ``j`` of ``role`` ("asker" or "responder"): derived from the secret seed,
     so nobody can test for it and the audit can recognise it."""
-    return _hash_u(b"wec/psi-pad/v1\x00" + ctx.encode() + role.encode() + b"\x00" + seed,
+    return _hash_u(b"wec/psi-pad/v1\x00" + _encode_ctx(ctx) + role.encode() + b"\x00" + seed,
                    _U32.pack(j))
 
 
@@ -144,7 +156,21 @@ class PsiAsker:
         self.matched: list[int] = []        # modes set/first: indices into cells that hit
         self.count = 0
         self._hit_y: list[bytes] = []
+        self._hit_j: list[int] = []
         self.result: PsiResult | None = None
+        #: the audit's shortcut (``use_oracle``): the responder's own record of this exchange
+        self.oracle: tuple[list[bytes], dict[Cell, int]] | None = None
+        self._oracle_on = False
+
+    def use_oracle(self, z: Sequence[bytes], cell_of: Sequence[Cell | None]) -> None:
+        """The audit's re-run of this asker (``net.hidden_audit``): the responder of the exchange
+        is the auditor itself, which kept its set ``z`` and the cell behind each value
+        (``PsiResponder.cell_of``). When the reply carries exactly that set, membership is read
+        from it instead of raising every ``z`` to ``a`` (``m`` X25519 operations saved): with an
+        honest responder ``x^b`` is in ``z^a`` exactly when the asker's cell is one of the
+        responder's (SHA-256 and DDH give no other match). Everything the asker *sends* is still
+        computed and compared byte for byte; only its private matching is skipped."""
+        self.oracle = (list(z), {c: j for j, c in enumerate(cell_of) if c is not None})
 
     def _x(self, i: int) -> bytes:
         real = i < len(self.cells) and (self.mode != "first" or self.first is None)
@@ -168,8 +194,12 @@ class PsiAsker:
                            f"responder's committed root {self.peer_root.hex()[:16]}…")
         if len(set(reply.z)) != len(reply.z) or reply.z != sorted(reply.z):
             raise PsiError("psi-reply: the responder's set must be distinct and sorted")
-        self.z_list = [self.blinder.blind(z, f"z[{j}]") for j, z in enumerate(reply.z)]
-        self.zs = frozenset(self.z_list)
+        if self.oracle is not None and self.oracle[0] == list(reply.z):
+            self._oracle_on = True
+            self.zs = frozenset(reply.z)          # marks the reply as taken
+        else:
+            self.z_list = [self.blinder.blind(z, f"z[{j}]") for j, z in enumerate(reply.z)]
+            self.zs = frozenset(self.z_list)
         for y in reply.y:
             self._test(y)
         return self._next()
@@ -184,10 +214,18 @@ class PsiAsker:
     def _test(self, y: bytes) -> None:
         i = self.i
         self.i += 1
-        if y not in self.zs:
+        if self._oracle_on:
+            assert self.oracle is not None
+            real = i < len(self.cells) and (self.mode != "first" or self.first is None)
+            j = self.oracle[1].get(self.cells[i]) if real else None
+            if j is None:
+                return
+            self._hit_j.append(j)
+        elif y not in self.zs:
             return
+        else:
+            self._hit_y.append(y)
         self.count += 1
-        self._hit_y.append(y)
         if self.mode == "count":
             if self.count > len(self.cells):
                 raise PsiError("more matches than the asker has cells: padding matched")
@@ -201,7 +239,8 @@ class PsiAsker:
     def _next(self) -> PsiStep | PsiResult:
         if self.mode == "first" and self.i < self.size:
             return PsiStep(self.ctx.qid, self.i, self._x(self.i))
-        hits = [] if self.mode == "count" else sorted(self.z_list.index(y) for y in self._hit_y)
+        hits = [] if self.mode == "count" else \
+            sorted(self._hit_j if self._oracle_on else [self.z_list.index(y) for y in self._hit_y])
         self.result = PsiResult(self.ctx.qid, hits, self.count)
         return self.result
 
@@ -326,11 +365,13 @@ def audit_exchange(ctx: PsiContext, query: PsiQuery, reply: PsiReply, steps: Seq
                                 f"the true ones are {want_hits}")
 
 
+_LOW255 = (1 << 255) - 1
+_COUNTERS = tuple(bytes([c]) for c in range(256))
+
+
 def _hash_u(prefix: bytes, data: bytes) -> bytes:
-    for counter in range(256):
-        digest = bytearray(hashlib.sha256(prefix + bytes([counter]) + data).digest())
-        digest[31] &= 0x7F
-        u = int.from_bytes(digest, "little") % P
+    for counter in _COUNTERS:
+        u = (int.from_bytes(hashlib.sha256(prefix + counter + data).digest(), "little") & _LOW255) % P
         if u not in SMALL_ORDER:
             return u.to_bytes(32, "little")
     raise PsiError("no u-coordinate found (impossible with SHA-256)")  # pragma: no cover
