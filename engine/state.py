@@ -9,6 +9,7 @@ import dataclasses
 import hashlib
 import operator
 import weakref
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,7 +151,7 @@ class GameState:
     __slots__ = ("options", "pieces", "art_code", "art_ready", "ground", "ply", "turn",
                  "reinforcements", "next_sid", "locks", "reveals", "projectiles", "result",
                  "end_reason", "history", "record", "actions", "start", "_prev", "_undo", "_cache",
-                 "_seg", "hits", "next_pid", "orders", "__weakref__")
+                 "_seg", "hits", "next_pid", "orders", "_plog", "__weakref__")
 
     def __init__(self, options: Options) -> None:
         self.options = options
@@ -178,6 +179,9 @@ class GameState:
         self._undo: Any = None                        # undo record: the way back (None: none)
         self._cache: dict[Any, Any] = {}              # derived from this state alone
         self._seg: dict[Any, Any] = {}                # packed parts, shared along a game
+        #: sid -> the piece value the parent had (``_GONE``: none), for every piece ``put`` or
+        #: ``remove`` changed since ``clone``; None: not known (not a copy, or ``touch``)
+        self._plog: dict[int, Any] | None = None
 
     # -- copying and undo ---------------------------------------------------------------------
     def clone(self) -> "GameState":
@@ -215,6 +219,7 @@ class GameState:
         c = self._cache
         new._cache = {k: c[k] for k in _INHERITED if k in c} if c else {}
         new._seg = self._seg
+        new._plog = {}
         return new
 
     def seal(self) -> None:
@@ -230,6 +235,7 @@ class GameState:
             prev._seal()
         self._undo = _delta(prev, self) + (prev._undo,)
         self._prev = weakref.ref(prev)
+        self._plog = None
 
     @property
     def parent(self) -> "GameState | None":
@@ -252,6 +258,7 @@ class GameState:
         """``None``: this state has no way back; a state: this one's previous state (held)."""
         self._prev = prev
         self._undo = None if prev is None else _PENDING
+        self._plog = None             # the piece log is relative to the state cloned from
 
     def detached(self) -> "GameState":
         """An equal state that keeps no other state alive: only the undo record leads back
@@ -316,8 +323,14 @@ class GameState:
         self._cache.pop("bytes", None)
 
     def touch(self) -> None:
-        """Forget cached occupancy and visibility after a change."""
+        """Forget cached occupancy and visibility after a change (and what the hash and the
+        undo record would take from the log of piece changes: the pieces may have been
+        written directly)."""
         self._cache.clear()
+        self._plog = None
+        e = self._seg.get("pieces")
+        if e is not None and e[0] is self.pieces:
+            del self._seg["pieces"]
 
     # -- lookups -----------------------------------------------------------------------------
     @property
@@ -356,14 +369,26 @@ class GameState:
 
     def put(self, piece: Piece) -> None:
         """Store a changed piece (or a new one)."""
-        old = self.pieces.get(piece.sid)
-        self.pieces[piece.sid] = piece
+        sid = piece.sid
+        pieces = self.pieces
+        old = pieces.get(sid)
+        pieces[sid] = piece
+        log = self._plog
+        if log is not None and sid not in log:
+            log[sid] = _GONE if old is None else old
+        if self._seg.get("pieces", _NO_ROWS)[0] is pieces:   # packed before this change
+            del self._seg["pieces"]
         if self._cache:
             self._forget(old, piece)
 
     def remove(self, sid: int) -> None:
         """Take a piece off the board."""
         old = self.pieces.pop(sid)
+        log = self._plog
+        if log is not None and sid not in log:
+            log[sid] = old
+        if self._seg.get("pieces", _NO_ROWS)[0] is self.pieces:
+            del self._seg["pieces"]
         if self._cache:
             self._forget(old, None)
 
@@ -445,6 +470,7 @@ class GameState:
 
 _PENDING = ("pending",)          # cloned, still being changed: the previous state is held
 _GONE = object()                 # a key the previous state's dict did not have
+_NO_ROWS = (None,)               # no packed pieces kept (see ``_packed_pieces``)
 
 _SCALARS = ("options", "art_code", "ply", "next_sid", "projectiles", "next_pid", "result",
             "end_reason", "start")
@@ -486,7 +512,13 @@ def _delta(old: GameState, new: GameState) -> tuple[Any, ...]:
                 out += (name, was)
     if old.turn is not new.turn:
         out += ("turn", old.turn)     # the old budget itself: undo then builds nothing
-    d = _dict_delta(old.pieces, new.pieces)
+    log = new._plog
+    if log is None:
+        d = _dict_delta(old.pieces, new.pieces)
+    else:                           # the pieces changed by ``put`` and ``remove`` alone
+        get = new.pieces.get
+        d = tuple([x for sid, was in log.items() if get(sid, _GONE) is not was
+                   for x in (sid, was)])
     if d:
         out += ("pieces", d)
     olds, news = _DICT_GET(old), _DICT_GET(new)
@@ -539,6 +571,7 @@ def _rebuild(state: GameState, record: tuple[Any, ...]) -> GameState:
     prev._undo = record[-1]
     prev._cache = {}
     prev._seg = state._seg
+    prev._plog = None
     for i in range(0, len(record) - 1, 2):
         name, was = record[i], record[i + 1]
         if name == "pieces" or name in _DICTS:
@@ -719,52 +752,23 @@ def _packed_growing(seg: dict[Any, Any], key: str, value: tuple[str, ...],
     parts.append(e[1])
 
 
-_TURN_MEMO: dict[tuple[int, Any], bytes] = {}   # (field index, value) -> packed; values only
-_TURN_MEMO_LIMIT = 4096
-
-
-def _pack_turn_field(i: int, v: Any) -> bytes:
-    """One field of ``_turn_row`` packed (``i``: its index in ``TurnState``); the sets are
-    remembered by value (a pure function of an immutable value), as they recur all game."""
-    tv = type(v)
-    if tv is bool:
-        return b"\xc3" if v else b"\xc2"
-    if tv is int:
-        return _PACK.pack(v)
-    key = (i, v)
-    b = _TURN_MEMO.get(key)
-    if b is None:
-        if len(_TURN_MEMO) >= _TURN_MEMO_LIMIT:
-            _TURN_MEMO.clear()
-        b = _TURN_MEMO[key] = _PACK.pack(_TURN_PACKERS[_TURN_FIELDS[i]](v))
-    return b
-
-
 def _packed_turn(seg: dict[Any, Any], t: TurnState) -> bytes:
-    """``turn: _turn_row(t)`` packed from its fields. The last result is kept with the field
-    values it came from: a new turn budget shares every field it did not change (and equal
-    bools and small ints are the same objects), so only the changed fields are packed again."""
-    vals = _TURN_GET(t)
-    last = seg.get("turn_fields")
-    if last is None:
-        fields = [_pack_turn_field(i, v) for i, v in enumerate(vals)]
-    else:
-        old, fields, blob = last
-        same = list(map(operator.is_, vals, old))
-        try:
-            i = same.index(False)
-        except ValueError:
-            return blob
-        fields = list(fields)
-        while True:
-            fields[i] = _pack_turn_field(i, vals[i])
-            try:
-                i = same.index(False, i + 1)
-            except ValueError:
-                break
-    blob = b"".join([_K["turn"], _TURN_HEAD, *fields])
-    seg["turn_fields"] = (vals, fields, blob)
-    return blob
+    """``turn: _turn_row(t)`` packed in one call: the sets sorted (a set of tuples sorts as
+    ``_turn_row``'s lists do, and msgpack packs tuples as arrays), empty sets as empty arrays.
+    The last result is kept with the budget it came from."""
+    e = seg.get("turn")
+    if e is not None and e[0] is t:
+        return e[1]
+    (moved, mover, fires, fired, picked, dropped, exchanged, reinforced, acted, transported,
+     watch, vacated, obliged, lost, stunned) = _TURN_GET(t)
+    b = _K["turn"] + _PACK.pack((
+        moved, mover, fires, sorted(fired) if fired else (), picked, dropped, exchanged,
+        reinforced, sorted(acted) if acted else (), sorted(transported) if transported else (),
+        [(sq, sorted(w)) for sq, w in watch] if watch else (),
+        sorted(vacated) if vacated else (), sorted(obliged) if obliged else (),
+        sorted(lost) if lost else (), sorted(stunned) if stunned else ()))
+    seg["turn"] = (t, b)
+    return b
 
 
 _TURN_GET = operator.attrgetter(*TurnState.__dataclass_fields__)
@@ -775,65 +779,65 @@ assert tuple(Piece.__dataclass_fields__) == ("sid", "kind", "side", "row", "col"
                                              "arts", "stun", "origin", "trip", "ready")
 
 
-def _packed_pieces(seg: dict[Any, Any], pieces: dict[int, Piece]) -> bytes:
-    """``pieces:`` and the packed rows of the pieces by serial. The last result is kept with
-    the piece values it was packed from: a state one action on changes one or two of them, so
-    only their rows are packed again (each row is a pure function of a frozen ``Piece``, and
-    a piece is stored under its serial); a piece taken off or added shifts the rows, which
-    are then found by piece value."""
-    values = list(pieces.values())
+def _packed_pieces(seg: dict[Any, Any], state: "GameState") -> bytes:
+    """``pieces:`` and the packed rows of the pieces by serial. The last result is kept as
+    (the pieces dict packed, its values, serials and rows in serial order, the bytes).
+
+    A state whose parent (still held) was packed last takes the parent's rows and packs again
+    only the pieces its log names (``put``, ``remove``): one or two after an action. Otherwise
+    the rows are found by piece value (each row is a pure function of a frozen ``Piece``)."""
+    pieces = state.pieces
     last = seg.get("pieces")
-    if last is not None and len(values) == len(last[0]):
-        old_values, rows, blob = last
-        same = list(map(operator.is_, values, old_values))
-        try:
-            i = same.index(False)
-        except ValueError:
-            return blob
-        rows = list(rows)
-        while True:
-            p = values[i]
-            if p.sid != old_values[i].sid:       # not the same serials in the same order
-                break
-            rows[i] = _PACK.pack(_PIECE_GET(p))
-            try:
-                i = same.index(False, i + 1)
-            except ValueError:
-                i = -1
-                break
-        if i < 0:
+    if last is not None and last[0] is pieces:      # this very dict, unchanged since
+        return last[4]
+    log = state._plog
+    if (last is not None and log is not None and state._undo is _PENDING
+            and last[0] is state._prev.pieces):
+        _, values, sids, rows, blob = last
+        if log:
+            values, sids, rows = list(values), list(sids), list(rows)
+            get = pieces.get
+            for sid, was in log.items():
+                p = get(sid)
+                if p is was:
+                    continue
+                i = bisect_left(sids, sid)
+                here = i < len(sids) and sids[i] == sid
+                if p is None:
+                    if here:
+                        del values[i], sids[i], rows[i]
+                elif here:
+                    if values[i] is not p:
+                        values[i] = p
+                        rows[i] = _PACK.pack(_PIECE_GET(p))
+                else:
+                    values.insert(i, p)
+                    sids.insert(i, sid)
+                    rows.insert(i, _PACK.pack(_PIECE_GET(p)))
             blob = b"".join([_K["pieces"], _PACK.pack_array_header(len(rows)), *rows])
-            seg["pieces"] = (values, rows, blob)
-            return blob
-    keys = list(pieces)
-    order = sorted(keys)
-    if order != keys:
-        values = [pieces[k] for k in order]
+        seg["pieces"] = (pieces, values, sids, rows, blob)
+        return blob
+    sids = sorted(pieces)
+    values = [pieces[k] for k in sids]
     if last is None:
         rows = [_PACK.pack(_PIECE_GET(p)) for p in values]
     else:   # the old values are alive (in ``last``) while their ids are used
-        known = dict(zip(map(id, last[0]), last[1]))
+        known = dict(zip(map(id, last[1]), last[3]))
         rows = [known.get(id(p)) or _PACK.pack(_PIECE_GET(p)) for p in values]
     blob = b"".join([_K["pieces"], _PACK.pack_array_header(len(rows)), *rows])
-    if order == keys:            # kept only for a dict in serial order (as a game keeps it)
-        seg["pieces"] = (values, rows, blob)
-    else:
-        seg.pop("pieces", None)
+    seg["pieces"] = (pieces, values, sids, rows, blob)
     return blob
 
 
 def _packed_record(seg: dict[Any, Any], state: "GameState") -> bytes:
-    """``record:`` and ``actions:`` packed (the turn in progress printed, and its actions),
-    reused while the turn's parts are equal; the actions packed by item, as they only grow
-    within a turn."""
-    r = state.record
-    key = (r.move, r.transports, r.fires, r.pickup, r.exchange, r.reinforce, r.drop, r.results)
-    e = seg.get("record")
-    if e is None or e[0] != key:
-        memo = _memo(seg)
-        b = _K["record"] + _PACK.pack(format_turn(r, memo))    # the record has a Turn's fields
-        e = seg["record"] = ((r.move, list(r.transports), list(r.fires), r.pickup, r.exchange,
-                              r.reinforce, r.drop, list(r.results)), b)
+    """``record:`` and ``actions:`` packed: the turn in progress printed from its record (each
+    part's text taken from the memo, only new parts printed: comparing the parts with the
+    last ones would cost about as much), its actions packed by item, as they only grow within
+    a turn."""
+    memo = seg.get("fmt")
+    if memo is None or len(memo) > _FMT_LIMIT:
+        memo = seg["fmt"] = {}
+    text = format_turn(state.record, memo)          # the record has a Turn's fields
     actions = state.actions
     a = seg.get("actions")
     if a is None or a[0] is not actions:
@@ -843,11 +847,10 @@ def _packed_record(seg: dict[Any, Any], state: "GameState") -> bytes:
         else:
             rest, items = actions, b""
         if rest:
-            memo = _memo(seg)
             items += b"".join([_PACK.pack(format_action(x, memo)) for x in rest])
         a = seg["actions"] = (actions, _K["actions"] + _PACK.pack_array_header(len(actions))
                               + items, items)
-    return e[1] + a[1]
+    return b"".join((_K["record"], _PACK.pack(text), a[1]))
 
 
 def _memo(seg: dict[Any, Any]) -> dict[int, tuple[Any, str]]:
@@ -954,7 +957,7 @@ def serialise(state: GameState) -> bytes:
     if cached is not None:
         return cached
     seg = state._seg
-    parts = [_packed_head(seg, state), _packed_pieces(seg, state.pieces),
+    parts = [_packed_head(seg, state), _packed_pieces(seg, state),
              _packed_board(seg, state), _packed_flight(seg, state),
              _packed_turn(seg, state.turn)]
     e = seg.get("story")
