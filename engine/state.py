@@ -465,8 +465,10 @@ class GameState:
 #
 # A state's undo record is one flat tuple: (name, old value, name, old value, ..., link), where
 # link is the previous state's own record (None at the start). Dicts keep only the changed keys
-# (flat key, old value pairs; _GONE for a key that was absent), growing tuples the old length,
-# the turn budget its old value (a small frozen value, mostly sharing its sets with others).
+# (flat key, old value pairs; _GONE for a key that was absent; the pieces' from the log ``put``
+# and ``remove`` keep), the history and the played orders the old length, the turn budget, the
+# turn's actions and its record their old values (small values sharing their parts with
+# others; the record is the previous state's own, never changed once that state is done).
 
 _PENDING = ("pending",)          # cloned, still being changed: the previous state is held
 _GONE = object()                 # a key the previous state's dict did not have
@@ -475,7 +477,6 @@ _NO_ROWS = (None,)               # no packed pieces kept (see ``_packed_pieces``
 _SCALARS = ("options", "art_code", "ply", "next_sid", "projectiles", "next_pid", "result",
             "end_reason", "start")
 _DICTS = ("art_ready", "ground", "reinforcements", "locks", "reveals", "hits")
-_GROWING = ("history", "orders", "actions")
 _TURN_FIELDS = tuple(TurnState.__dataclass_fields__)
 
 
@@ -494,12 +495,6 @@ def _dict_delta(old: dict[Any, Any], new: dict[Any, Any]) -> tuple[Any, ...]:
             if k not in new:
                 out += (k, v)
     return tuple(out)
-
-
-def _prefix_len(was: Any, now: Any) -> Any:
-    """The old length when ``was`` is a prefix of ``now`` (parts appended), else ``was``."""
-    n = len(was)
-    return n if n <= len(now) and now[:n] == was else tuple(was)
 
 
 def _delta(old: GameState, new: GameState) -> tuple[Any, ...]:
@@ -526,45 +521,51 @@ def _delta(old: GameState, new: GameState) -> tuple[Any, ...]:
         for name, was, now in zip(_DICTS, olds, news):
             if was != now:
                 out += (name, _dict_delta(was, now))
-    for name, was, now in zip(_GROWING, _GROWING_GET(old), _GROWING_GET(new)):
+    was, now = old.history, new.history
+    if was is not now:              # a line appended: the old value is a prefix of the new one
+        n = len(was)
+        out += ("history", n if n <= len(now) and now[:n] == was else was)
+        was, now = old.orders, new.orders
         if was is not now:
             n = len(was)
-            # a line or an action appended: the old value is a prefix of the new one
-            out += (name, n if n <= len(now) and now[:n] == was else was)
-    r, q = old.record, new.record
-    out += ("record", (r.move, _prefix_len(r.transports, q.transports),
-                       _prefix_len(r.fires, q.fires), r.pickup, r.exchange, r.reinforce, r.drop,
-                       _prefix_len(r.results, q.results)))
+            out += ("orders", n if n <= len(now) and now[:n] == was else was)
+    elif old.orders is not new.orders:
+        out += ("orders", old.orders)
+    if old.actions is not new.actions:
+        out += ("actions", old.actions)   # a short tuple of shared values: kept itself
+    # the old record itself: the state it belongs to is done (a copy gets its own record)
+    out += ("record", old.record)
     return tuple(out)
 
 
 _SCALAR_GET = operator.attrgetter(*_SCALARS)
 _DICT_GET = operator.attrgetter(*_DICTS)
-_GROWING_GET = operator.attrgetter(*_GROWING)
 
 
 def _rebuild(state: GameState, record: tuple[Any, ...]) -> GameState:
-    """The state the undo record ``record`` (flat pairs, then the link) leads back to."""
+    """The state the undo record ``record`` (flat pairs, then the link) leads back to. The
+    dicts the record does not change are shared with ``state``: both are done (a copy made
+    to be changed gets its own dicts, ``clone``)."""
     prev = GameState.__new__(GameState)
     prev.options = state.options
-    prev.pieces = dict(state.pieces)
+    prev.pieces = state.pieces
     prev.art_code = state.art_code
-    prev.art_ready = dict(state.art_ready)
-    prev.ground = dict(state.ground)
+    prev.art_ready = state.art_ready
+    prev.ground = state.ground
     prev.ply = state.ply
     prev.turn = state.turn
-    prev.reinforcements = dict(state.reinforcements)
+    prev.reinforcements = state.reinforcements
     prev.next_sid = state.next_sid
-    prev.locks = dict(state.locks)
-    prev.reveals = dict(state.reveals)
+    prev.locks = state.locks
+    prev.reveals = state.reveals
     prev.projectiles = state.projectiles
     prev.next_pid = state.next_pid
-    prev.hits = dict(state.hits)
+    prev.hits = state.hits
     prev.result = state.result
     prev.end_reason = state.end_reason
     prev.history = state.history
     prev.orders = state.orders
-    prev.record = None            # type: ignore[assignment]  # set below
+    prev.record = state.record
     prev.actions = state.actions
     prev.start = state.start
     prev._prev = None
@@ -575,26 +576,18 @@ def _rebuild(state: GameState, record: tuple[Any, ...]) -> GameState:
     for i in range(0, len(record) - 1, 2):
         name, was = record[i], record[i + 1]
         if name == "pieces" or name in _DICTS:
-            d = getattr(prev, name)
+            d = dict(getattr(state, name))
             for j in range(0, len(was), 2):
                 k, v = was[j], was[j + 1]
                 if v is _GONE:
                     del d[k]
                 else:
                     d[k] = v
-        elif name in _GROWING:
+            setattr(prev, name, d)
+        elif name == "history" or name == "orders":
             setattr(prev, name, getattr(state, name)[:was] if type(was) is int else was)
-        elif name == "record":
-            q = state.record
-            move, tr, fi, pickup, exchange, reinforce, drop, rs = was
-            prev.record = TurnRecord(
-                move, q.transports[:tr] if type(tr) is int else list(tr),
-                q.fires[:fi] if type(fi) is int else list(fi), pickup, exchange, reinforce,
-                drop, q.results[:rs] if type(rs) is int else list(rs))
         else:
             setattr(prev, name, was)
-    if prev.record is None:
-        prev.record = state.record.copy()
     return prev
 
 
