@@ -10,6 +10,7 @@ import hashlib
 import operator
 import weakref
 from bisect import bisect_left
+from itertools import islice
 from dataclasses import dataclass
 from typing import Any
 
@@ -136,6 +137,31 @@ for _cls in (Piece, TurnState, Projectile):
     fast_init(_cls)
 
 
+class SharedDict(dict):
+    """A dict that refuses changes, shared by a state and its copies (``ground`` and
+    ``reinforcements``, which most actions leave alone: a copy then costs nothing and the
+    undo record and the hash find them unchanged by identity). Write through
+    ``GameState.own(name)``, which gives the state a dict of its own first."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a state's ground and reinforcements are shared with its copies: "
+                        "write through state.own(name)")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    pop = popitem = clear = update = setdefault = _refuse
+
+    def __reduce__(self) -> Any:
+        return (SharedDict, (dict(self),))
+
+    def __copy__(self) -> "SharedDict":
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "SharedDict":
+        return self        # its keys and values are immutable
+
+
 _SEE_OR_HIDE_CODES = frozenset({"SH", "TL", "ASH"})
 _SEE_OR_HIDE_KINDS = frozenset(k for k, info in KINDS.items()
                                if not _SEE_OR_HIDE_CODES.isdisjoint(info.inherent))
@@ -197,10 +223,16 @@ class GameState:
         new.pieces = dict(self.pieces)
         new.art_code = self.art_code
         new.art_ready = dict(self.art_ready)
-        new.ground = dict(self.ground)
+        g = self.ground                # shared from now on, by this state too (equal contents)
+        if type(g) is not SharedDict:
+            g = self.ground = SharedDict(g)
+        new.ground = g
         new.ply = self.ply
         new.turn = self.turn
-        new.reinforcements = dict(self.reinforcements)
+        g = self.reinforcements
+        if type(g) is not SharedDict:
+            g = self.reinforcements = SharedDict(g)
+        new.reinforcements = g
         new.next_sid = self.next_sid
         new.locks = dict(self.locks)
         new.reveals = dict(self.reveals)
@@ -221,6 +253,15 @@ class GameState:
         new._seg = self._seg
         new._plog = {}
         return new
+
+    def own(self, name: str) -> dict[Any, Any]:
+        """``ground`` or ``reinforcements`` as a dict this state may write into (a copy of the
+        one it shares with its parent, the first time)."""
+        d = getattr(self, name)
+        if type(d) is SharedDict:
+            d = dict(d)
+            setattr(self, name, d)
+        return d
 
     def seal(self) -> None:
         """Keep only the undo record and a weak reference to the previous state from now on
@@ -708,6 +749,12 @@ _HEAD = _PACK.pack_map_header(len(_KEYS)) + _K["v"] + _PACK.pack(1)
 _FMT_LIMIT = 4096                 # formatted parts kept per game (the memo is then restarted)
 
 
+def _snapshot(d: dict[Any, Any]) -> dict[Any, Any]:
+    """What a packed part keeps of a dict to compare with later: a ``SharedDict`` itself (it
+    never changes, and the next state most often shares it), a copy of any other dict."""
+    return d if type(d) is SharedDict else dict(d)
+
+
 def _same(seg: dict[Any, Any], key: str, value: Any) -> bytes | None:
     """The packed bytes cached for ``key`` if they were packed from a value equal to ``value``."""
     e = seg.get(key)
@@ -723,7 +770,7 @@ def _packed_dict(seg: dict[Any, Any], key: str, value: dict[Any, Any],
     b = _same(seg, key, value)
     if b is None:
         b = _K[key] + _PACK.pack(make(state))
-        seg[key] = (dict(value), b)
+        seg[key] = (_snapshot(value), b)
     return b
 
 
@@ -774,7 +821,8 @@ assert tuple(Piece.__dataclass_fields__) == ("sid", "kind", "side", "row", "col"
 
 def _packed_pieces(seg: dict[Any, Any], state: "GameState") -> bytes:
     """``pieces:`` and the packed rows of the pieces by serial. The last result is kept as
-    (the pieces dict packed, its values, serials and rows in serial order, the bytes).
+    (the pieces dict packed, its serials in order, the part's head then the rows, the bytes):
+    the dict is unchanged while the entry lasts (``put``, ``remove`` and ``touch`` drop it).
 
     A state whose parent (still held) was packed last takes the parent's rows and packs again
     only the pieces its log names (``put``, ``remove``): one or two after an action. Otherwise
@@ -782,43 +830,50 @@ def _packed_pieces(seg: dict[Any, Any], state: "GameState") -> bytes:
     pieces = state.pieces
     last = seg.get("pieces")
     if last is not None and last[0] is pieces:      # this very dict, unchanged since
-        return last[4]
+        return last[3]
     log = state._plog
     if (last is not None and log is not None and state._undo is _PENDING
             and last[0] is state._prev.pieces):
-        _, values, sids, rows, blob = last
+        _, sids, rows, blob = last
         if log:
-            values, sids, rows = list(values), list(sids), list(rows)
+            rows = list(rows)
+            resized = False      # a piece added or taken off: sids copied, head repacked
             get = pieces.get
             for sid, was in log.items():
                 p = get(sid)
                 if p is was:
                     continue
                 i = bisect_left(sids, sid)
-                here = i < len(sids) and sids[i] == sid
-                if p is None:
-                    if here:
-                        del values[i], sids[i], rows[i]
-                elif here:
-                    if values[i] is not p:
-                        values[i] = p
-                        rows[i] = _PACK.pack(_PIECE_GET(p))
-                else:
-                    values.insert(i, p)
+                if i < len(sids) and sids[i] == sid:
+                    if p is None:
+                        if not resized:
+                            sids, resized = list(sids), True
+                        del sids[i], rows[i + 1]
+                    else:
+                        rows[i + 1] = _PACK.pack(_PIECE_GET(p))
+                elif p is not None:
+                    if not resized:
+                        sids, resized = list(sids), True
                     sids.insert(i, sid)
-                    rows.insert(i, _PACK.pack(_PIECE_GET(p)))
-            blob = b"".join([_K["pieces"], _PACK.pack_array_header(len(rows)), *rows])
-        seg["pieces"] = (pieces, values, sids, rows, blob)
+                    rows.insert(i + 1, _PACK.pack(_PIECE_GET(p)))
+            if resized:
+                rows[0] = _K["pieces"] + _PACK.pack_array_header(len(sids))
+            blob = b"".join(rows)
+        seg["pieces"] = (pieces, sids, rows, blob)
         return blob
     sids = sorted(pieces)
-    values = [pieces[k] for k in sids]
+    head = _K["pieces"] + _PACK.pack_array_header(len(sids))
     if last is None:
-        rows = [_PACK.pack(_PIECE_GET(p)) for p in values]
-    else:   # the old values are alive (in ``last``) while their ids are used
-        known = dict(zip(map(id, last[1]), last[3]))
-        rows = [known.get(id(p)) or _PACK.pack(_PIECE_GET(p)) for p in values]
-    blob = b"".join([_K["pieces"], _PACK.pack_array_header(len(rows)), *rows])
-    seg["pieces"] = (pieces, values, sids, rows, blob)
+        rows = [head, *[_PACK.pack(_PIECE_GET(pieces[k])) for k in sids]]
+    else:   # the last dict packed is alive and unchanged: its values stand for its rows
+        old = last[0]
+        known = {id(old[k]): row for k, row in zip(last[1], islice(last[2], 1, None))}
+        rows = [head]
+        for k in sids:
+            p = pieces[k]
+            rows.append(known.get(id(p)) or _PACK.pack(_PIECE_GET(p)))
+    blob = b"".join(rows)
+    seg["pieces"] = (pieces, sids, rows, blob)
     return blob
 
 
@@ -914,7 +969,7 @@ def _packed_board(seg: dict[Any, Any], state: "GameState") -> bytes:
                   _K["next_sid"], _PACK.pack(state.next_sid),
                   _packed_dict(seg, "locks", state.locks, _make_locks, state),
                   _packed_dict(seg, "reveals", state.reveals, _make_reveals, state)])
-    seg["board"] = ((dict(state.ground), dict(state.reinforcements), state.next_sid,
+    seg["board"] = ((_snapshot(state.ground), _snapshot(state.reinforcements), state.next_sid,
                      dict(state.locks), dict(state.reveals), dict(state.art_ready),
                      dict(state.art_code)), b)
     return b

@@ -185,8 +185,10 @@ def test_a_long_game_holds_under_10_kb_a_turn() -> None:
 
 def test_a_state_changed_in_place_hashes_its_new_contents() -> None:
     """DESIGN §3: the parts the hash reuses never outlive a change. A state changed in place
-    (as the position editor and the tests do: dicts written, then ``touch()``) serialises to
-    exactly ``packb(to_dict(state))`` of its new contents, and back again."""
+    (as the position editor and the tests do: dicts written, then ``touch()``; the ground and
+    the reinforcements, shared with the state's copies, through ``own``) serialises to exactly
+    ``packb(to_dict(state))`` of its new contents, and back again; its parent is untouched (but
+    for the article catalogue, one for the whole game)."""
     rng = random.Random(8)
     state = api.new_game()
     for _ in range(40):
@@ -194,19 +196,26 @@ def test_a_state_changed_in_place_hashes_its_new_contents() -> None:
     before = api.serialise(state)
     sq, aids = next(iter(state.ground.items()))
     changes = [
-        lambda s: s.ground.__setitem__(sq, aids[:1]),
+        lambda s: s.own("ground").__setitem__(sq, aids[:1]),
         lambda s: s.art_ready.__setitem__(aids[0], 99),
         lambda s: s.art_code.__setitem__(999, "SH"),
         lambda s: s.reveals.__setitem__(next(iter(s.pieces)), 77),
         lambda s: s.hits.__setitem__(next(iter(s.pieces)), (("ST", 1),)),
-        lambda s: s.reinforcements.pop(next(iter(s.reinforcements))),
+        lambda s: s.own("reinforcements").pop(next(iter(s.reinforcements))),
         lambda s: s.locks.clear(),
     ]
+    parent = api.undo(state)
+    # the article catalogue (art_code) is one dict for the whole game by design; the rest of
+    # the parent must not move when its child is written into
+    parent_before = {k: v for k, v in to_dict(parent).items() if k != "articles"}
     for change in changes:
         change(state)
         state.touch()
         assert api.serialise(state) == msgpack.packb(to_dict(state), use_bin_type=True)
     assert api.serialise(state) != before
+    assert {k: v for k, v in to_dict(parent).items() if k != "articles"} == parent_before
+    with pytest.raises(TypeError, match="state.own"):
+        api.apply_action(state, api.legal_actions(state)[0]).ground[sq] = ()
 
 
 def test_hashes_in_any_order_match_the_canonical_bytes() -> None:
