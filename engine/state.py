@@ -359,9 +359,10 @@ class GameState:
             self._cache = {k: c[k] for k in _PIECE_DERIVED if k in c}
 
     def touch_bytes(self) -> None:
-        """Forget this state's serialised bytes alone (the next hash puts them together again
-        from the parts; for the benchmarks)."""
+        """Forget this state's serialised bytes and hash alone (the next hash puts them
+        together again from the parts; for the benchmarks)."""
         self._cache.pop("bytes", None)
+        self._cache.pop("hash", None)
 
     def touch(self) -> None:
         """Forget cached occupancy and visibility after a change (and what the hash and the
@@ -908,18 +909,21 @@ def _memo(seg: dict[Any, Any]) -> dict[int, tuple[Any, str]]:
     return memo
 
 
-def _packed_head(seg: dict[Any, Any], state: "GameState") -> bytes:
-    """The map header, ``v``, ``options`` and ``ply`` packed (options by value)."""
+def _packed_head(seg: dict[Any, Any], state: "GameState") -> tuple[bytes, bytes]:
+    """The map header, ``v`` and ``options`` packed (options by value), and ``ply`` packed:
+    the first part is the same all game, so the hash starts from its SHA-256 state."""
     e = seg.get("head")
     if e is not None and e[1] == state.ply and (e[0] is state.options or e[0] == state.options):
-        return e[2]
+        return e[2], e[3]
     b = _same(seg, "options", state.options)
     if b is None:
         b = _K["options"] + _PACK.pack(state.options.to_dict())
         seg["options"] = (state.options, b)
-    b = _HEAD + b + _K["ply"] + _PACK.pack(state.ply)
-    seg["head"] = (state.options, state.ply, b)
-    return b
+    e = seg.get("prefix")
+    if e is None or e[0] is not b:
+        e = seg["prefix"] = (b, _HEAD + b)
+    seg["head"] = (state.options, state.ply, e[1], _K["ply"] + _PACK.pack(state.ply))
+    return seg["head"][2], seg["head"][3]
 
 
 def _packed_articles(seg: dict[Any, Any], state: "GameState") -> bytes:
@@ -997,17 +1001,13 @@ def _packed_flight(seg: dict[Any, Any], state: "GameState") -> bytes:
     return b
 
 
-def serialise(state: GameState) -> bytes:
-    """Canonical msgpack bytes of the state: byte for byte ``packb(to_dict(state))``, put
-    together from parts packed once and reused while they do not change (pieces by value,
-    dicts by contents, the history by its lines)."""
-    cached = state._cache.get("bytes")
-    if cached is not None:
-        return cached
+def _parts(state: GameState) -> list[bytes]:
+    """The canonical bytes of the state in parts (joined, ``serialise``), put together from
+    parts packed once and reused while they do not change."""
     seg = state._seg
-    parts = [_packed_head(seg, state), _packed_pieces(seg, state),
-             _packed_board(seg, state), _packed_flight(seg, state),
-             _packed_turn(seg, state.turn)]
+    head, ply = _packed_head(seg, state)
+    parts = [head, ply, _packed_pieces(seg, state), _packed_board(seg, state),
+             _packed_flight(seg, state), _packed_turn(seg, state.turn)]
     e = seg.get("story")
     if e is None or e[0] is not state.history or e[1] is not state.orders:
         story: list[bytes] = []
@@ -1021,8 +1021,16 @@ def serialise(state: GameState) -> bytes:
         b = _K["start"] + _PACK.pack(state.start)
         seg["start"] = (dict(state.start), b)
     parts.append(b)
-    cached = b"".join(parts)
-    state._cache["bytes"] = cached
+    return parts
+
+
+def serialise(state: GameState) -> bytes:
+    """Canonical msgpack bytes of the state: byte for byte ``packb(to_dict(state))``, put
+    together from parts packed once and reused while they do not change (pieces by value,
+    dicts by contents, the history by its lines)."""
+    cached = state._cache.get("bytes")
+    if cached is None:
+        cached = state._cache["bytes"] = b"".join(_parts(state))
     return cached
 
 
@@ -1038,8 +1046,27 @@ def deserialise(data: bytes) -> GameState:
 
 
 def state_hash(state: GameState) -> str:
-    """SHA-256 hex of the canonical serialisation."""
-    return hashlib.sha256(serialise(state)).hexdigest()
+    """SHA-256 hex of the canonical serialisation (``serialise``). Without the bytes at hand it
+    is taken over the parts themselves, not joined first, starting from the kept SHA-256
+    state of the first part (the map header and the options, the same all game)."""
+    c = state._cache
+    h = c.get("hash")
+    if h is None:
+        b = c.get("bytes")
+        if b is not None:
+            h = hashlib.sha256(b).hexdigest()
+        else:
+            parts = _parts(state)
+            seg = state._seg
+            e = seg.get("sha_prefix")
+            if e is None or e[0] is not parts[0]:
+                e = seg["sha_prefix"] = (parts[0], hashlib.sha256(parts[0]))
+            sha = e[1].copy()
+            for part in islice(parts, 1, None):
+                sha.update(part)
+            h = sha.hexdigest()
+        c["hash"] = h
+    return h
 
 
 def state_diff(a: GameState, b: GameState) -> str:
