@@ -56,7 +56,7 @@ def place_articles(state: GameState, owner: Piece, aids: tuple[int, ...]) -> Non
         for sq in placement_order(owner):
             here = state.ground.get(sq, ())
             if len(here) < 2:
-                state.ground[sq] = here + (aid,)
+                state.own("ground")[sq] = here + (aid,)
                 break
     if aids:
         state.touch_ground()

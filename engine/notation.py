@@ -804,6 +804,8 @@ def format_turn(turn: Any, memo: Memo | None = None) -> str:
 
     ``memo`` (optional) keeps each part's printed text, for a caller that prints many turns
     sharing parts (the state hash prints the turn in progress after every action)."""
+    if memo is not None and len(turn.fires) <= MAX_FIRES:
+        return _format_turn_memo(turn, memo)
     parts = [_body(memo, turn.move, _move) if turn.move is not None else "MV:-"]
     parts += [_body(memo, t, _transport) for t in turn.transports]
     if len(turn.fires) > MAX_FIRES:
@@ -821,6 +823,51 @@ def format_turn(turn: Any, memo: Memo | None = None) -> str:
     if turn.results:
         parts.append(",RS:" + ",".join([_body(memo, r, _result) for r in turn.results]))
     return "".join(parts)
+
+
+def _format_turn_memo(turn: Any, memo: Memo) -> str:
+    """``format_turn`` with a memo, the lookups written out (the state hash calls it after
+    every action): the same text."""
+    get = memo.get
+    m = turn.move
+    if m is None:
+        parts = ["MV:-"]
+    else:
+        e = get(id(m))
+        parts = [e[1] if e is not None and e[0] is m else _body(memo, m, _move)]
+    for t in turn.transports:
+        e = get(id(t))
+        parts.append(e[1] if e is not None and e[0] is t else _body(memo, t, _transport))
+    n = 0
+    for f in turn.fires:
+        n += 1
+        e = get(id(f))
+        parts.append(_FIRE_HEADS[n])
+        parts.append(e[1] if e is not None and e[0] is f else _body(memo, f, _shot))
+    if turn.pickup is not None:
+        parts.append(",PU:")
+        parts.append(_body(memo, turn.pickup, _pickup))
+    if turn.exchange is not None:
+        parts.append(",EX:")
+        parts.append(_body(memo, turn.exchange, _exchange))
+    if turn.reinforce is not None:
+        parts.append(",RE:")
+        parts.append(_body(memo, turn.reinforce, _reinforce))
+    if turn.drop is not None:
+        parts.append(",DR:")
+        parts.append(_body(memo, turn.drop, _drop))
+    results = turn.results
+    if results:
+        texts = []
+        for r in results:
+            e = get(id(r))
+            texts.append(e[1] if e is not None and e[0] is r else _body(memo, r, _result))
+        parts.append(",RS:")
+        parts.append(",".join(texts))
+    return "".join(parts)
+
+
+_FIRE_HEADS = {n: f",FI{n}:" for n in range(1, MAX_FIRES + 1)}
 
 
 def format_action(action: Action, memo: Memo | None = None) -> str:

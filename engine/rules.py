@@ -453,10 +453,11 @@ def _check_pickup(state: GameState, action: PickUp) -> tuple[Piece, int]:
 
 
 def _do_pickup(state: GameState, action: PickUp, p: Piece, aid: int) -> None:
-    here = state.ground[p.square]
-    state.ground[p.square] = tuple(a for a in here if a != aid)
-    if not state.ground[p.square]:
-        del state.ground[p.square]
+    ground = state.own("ground")
+    here = ground[p.square]
+    ground[p.square] = tuple(a for a in here if a != aid)
+    if not ground[p.square]:
+        del ground[p.square]
     p = replace(p, arts=p.arts + (aid,))
     state.put(p)
     state.record.pickup = action
@@ -483,7 +484,8 @@ def _check_drop(state: GameState, action: Drop) -> tuple[Piece, int]:
 
 def _do_drop(state: GameState, action: Drop, p: Piece, aid: int) -> None:
     state.put(replace(p, arts=tuple(a for a in p.arts if a != aid)))
-    state.ground[p.square] = state.ground.get(p.square, ()) + (aid,)
+    ground = state.own("ground")
+    ground[p.square] = ground.get(p.square, ()) + (aid,)
     state.record.drop = action
     t = state.turn
     state.turn = replace(t, dropped=True, acted=t.acted | {p.sid})
@@ -557,7 +559,7 @@ def _do_reinforce(state: GameState, action: Reinforce) -> None:
     state.turn = replace(state.turn, reinforced=True)
     if current_answerer().any_hidden(state, side, [(sq[0], sq[1], GROUND)]):   # HQ-13
         return                                        # RUL-47: the Reinforce fails
-    _, kind, hand = state.reinforcements.pop(sq)
+    _, kind, hand = state.own("reinforcements").pop(sq)
     p = Piece(state.next_sid, kind, side, sq[0], sq[1], GROUND, hand,
               origin=kind in PAWN_KINDS)
     state.next_sid += 1

@@ -9,6 +9,8 @@ import dataclasses
 import hashlib
 import operator
 import weakref
+from bisect import bisect_left
+from itertools import islice
 from dataclasses import dataclass
 from typing import Any
 
@@ -135,6 +137,31 @@ for _cls in (Piece, TurnState, Projectile):
     fast_init(_cls)
 
 
+class SharedDict(dict):
+    """A dict that refuses changes, shared by a state and its copies (``ground`` and
+    ``reinforcements``, which most actions leave alone: a copy then costs nothing and the
+    undo record and the hash find them unchanged by identity). Write through
+    ``GameState.own(name)``, which gives the state a dict of its own first."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a state's ground and reinforcements are shared with its copies: "
+                        "write through state.own(name)")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    pop = popitem = clear = update = setdefault = _refuse
+
+    def __reduce__(self) -> Any:
+        return (SharedDict, (dict(self),))
+
+    def __copy__(self) -> "SharedDict":
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "SharedDict":
+        return self        # its keys and values are immutable
+
+
 _SEE_OR_HIDE_CODES = frozenset({"SH", "TL", "ASH"})
 _SEE_OR_HIDE_KINDS = frozenset(k for k, info in KINDS.items()
                                if not _SEE_OR_HIDE_CODES.isdisjoint(info.inherent))
@@ -150,7 +177,7 @@ class GameState:
     __slots__ = ("options", "pieces", "art_code", "art_ready", "ground", "ply", "turn",
                  "reinforcements", "next_sid", "locks", "reveals", "projectiles", "result",
                  "end_reason", "history", "record", "actions", "start", "_prev", "_undo", "_cache",
-                 "_seg", "hits", "next_pid", "orders", "__weakref__")
+                 "_seg", "hits", "next_pid", "orders", "_plog", "__weakref__")
 
     def __init__(self, options: Options) -> None:
         self.options = options
@@ -178,6 +205,9 @@ class GameState:
         self._undo: Any = None                        # undo record: the way back (None: none)
         self._cache: dict[Any, Any] = {}              # derived from this state alone
         self._seg: dict[Any, Any] = {}                # packed parts, shared along a game
+        #: sid -> the piece value the parent had (``_GONE``: none), for every piece ``put`` or
+        #: ``remove`` changed since ``clone``; None: not known (not a copy, or ``touch``)
+        self._plog: dict[int, Any] | None = None
 
     # -- copying and undo ---------------------------------------------------------------------
     def clone(self) -> "GameState":
@@ -193,10 +223,16 @@ class GameState:
         new.pieces = dict(self.pieces)
         new.art_code = self.art_code
         new.art_ready = dict(self.art_ready)
-        new.ground = dict(self.ground)
+        g = self.ground                # shared from now on, by this state too (equal contents)
+        if type(g) is not SharedDict:
+            g = self.ground = SharedDict(g)
+        new.ground = g
         new.ply = self.ply
         new.turn = self.turn
-        new.reinforcements = dict(self.reinforcements)
+        g = self.reinforcements
+        if type(g) is not SharedDict:
+            g = self.reinforcements = SharedDict(g)
+        new.reinforcements = g
         new.next_sid = self.next_sid
         new.locks = dict(self.locks)
         new.reveals = dict(self.reveals)
@@ -215,7 +251,17 @@ class GameState:
         c = self._cache
         new._cache = {k: c[k] for k in _INHERITED if k in c} if c else {}
         new._seg = self._seg
+        new._plog = {}
         return new
+
+    def own(self, name: str) -> dict[Any, Any]:
+        """``ground`` or ``reinforcements`` as a dict this state may write into (a copy of the
+        one it shares with its parent, the first time)."""
+        d = getattr(self, name)
+        if type(d) is SharedDict:
+            d = dict(d)
+            setattr(self, name, d)
+        return d
 
     def seal(self) -> None:
         """Keep only the undo record and a weak reference to the previous state from now on
@@ -230,6 +276,7 @@ class GameState:
             prev._seal()
         self._undo = _delta(prev, self) + (prev._undo,)
         self._prev = weakref.ref(prev)
+        self._plog = None
 
     @property
     def parent(self) -> "GameState | None":
@@ -252,6 +299,7 @@ class GameState:
         """``None``: this state has no way back; a state: this one's previous state (held)."""
         self._prev = prev
         self._undo = None if prev is None else _PENDING
+        self._plog = None             # the piece log is relative to the state cloned from
 
     def detached(self) -> "GameState":
         """An equal state that keeps no other state alive: only the undo record leads back
@@ -311,13 +359,20 @@ class GameState:
             self._cache = {k: c[k] for k in _PIECE_DERIVED if k in c}
 
     def touch_bytes(self) -> None:
-        """Forget this state's serialised bytes alone (the next hash puts them together again
-        from the parts; for the benchmarks)."""
+        """Forget this state's serialised bytes and hash alone (the next hash puts them
+        together again from the parts; for the benchmarks)."""
         self._cache.pop("bytes", None)
+        self._cache.pop("hash", None)
 
     def touch(self) -> None:
-        """Forget cached occupancy and visibility after a change."""
+        """Forget cached occupancy and visibility after a change (and what the hash and the
+        undo record would take from the log of piece changes: the pieces may have been
+        written directly)."""
         self._cache.clear()
+        self._plog = None
+        e = self._seg.get("pieces")
+        if e is not None and e[0] is self.pieces:
+            del self._seg["pieces"]
 
     # -- lookups -----------------------------------------------------------------------------
     @property
@@ -356,14 +411,26 @@ class GameState:
 
     def put(self, piece: Piece) -> None:
         """Store a changed piece (or a new one)."""
-        old = self.pieces.get(piece.sid)
-        self.pieces[piece.sid] = piece
+        sid = piece.sid
+        pieces = self.pieces
+        old = pieces.get(sid)
+        pieces[sid] = piece
+        log = self._plog
+        if log is not None and sid not in log:
+            log[sid] = _GONE if old is None else old
+        if self._seg.get("pieces", _NO_ROWS)[0] is pieces:   # packed before this change
+            del self._seg["pieces"]
         if self._cache:
             self._forget(old, piece)
 
     def remove(self, sid: int) -> None:
         """Take a piece off the board."""
         old = self.pieces.pop(sid)
+        log = self._plog
+        if log is not None and sid not in log:
+            log[sid] = old
+        if self._seg.get("pieces", _NO_ROWS)[0] is self.pieces:
+            del self._seg["pieces"]
         if self._cache:
             self._forget(old, None)
 
@@ -440,16 +507,18 @@ class GameState:
 #
 # A state's undo record is one flat tuple: (name, old value, name, old value, ..., link), where
 # link is the previous state's own record (None at the start). Dicts keep only the changed keys
-# (flat key, old value pairs; _GONE for a key that was absent), growing tuples the old length,
-# the turn budget its old value (a small frozen value, mostly sharing its sets with others).
+# (flat key, old value pairs; _GONE for a key that was absent; the pieces' from the log ``put``
+# and ``remove`` keep), the history and the played orders the old length, the turn budget, the
+# turn's actions and its record their old values (small values sharing their parts with
+# others; the record is the previous state's own, never changed once that state is done).
 
 _PENDING = ("pending",)          # cloned, still being changed: the previous state is held
 _GONE = object()                 # a key the previous state's dict did not have
+_NO_ROWS = (None,)               # no packed pieces kept (see ``_packed_pieces``)
 
 _SCALARS = ("options", "art_code", "ply", "next_sid", "projectiles", "next_pid", "result",
             "end_reason", "start")
 _DICTS = ("art_ready", "ground", "reinforcements", "locks", "reveals", "hits")
-_GROWING = ("history", "orders", "actions")
 _TURN_FIELDS = tuple(TurnState.__dataclass_fields__)
 
 
@@ -470,12 +539,6 @@ def _dict_delta(old: dict[Any, Any], new: dict[Any, Any]) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def _prefix_len(was: Any, now: Any) -> Any:
-    """The old length when ``was`` is a prefix of ``now`` (parts appended), else ``was``."""
-    n = len(was)
-    return n if n <= len(now) and now[:n] == was else tuple(was)
-
-
 def _delta(old: GameState, new: GameState) -> tuple[Any, ...]:
     """What ``old`` has that ``new`` does not (the undo record without its link)."""
     out: list[Any] = []
@@ -486,7 +549,13 @@ def _delta(old: GameState, new: GameState) -> tuple[Any, ...]:
                 out += (name, was)
     if old.turn is not new.turn:
         out += ("turn", old.turn)     # the old budget itself: undo then builds nothing
-    d = _dict_delta(old.pieces, new.pieces)
+    log = new._plog
+    if log is None:
+        d = _dict_delta(old.pieces, new.pieces)
+    else:                           # the pieces changed by ``put`` and ``remove`` alone
+        get = new.pieces.get
+        d = tuple([x for sid, was in log.items() if get(sid, _GONE) is not was
+                   for x in (sid, was)])
     if d:
         out += ("pieces", d)
     olds, news = _DICT_GET(old), _DICT_GET(new)
@@ -494,74 +563,73 @@ def _delta(old: GameState, new: GameState) -> tuple[Any, ...]:
         for name, was, now in zip(_DICTS, olds, news):
             if was != now:
                 out += (name, _dict_delta(was, now))
-    for name, was, now in zip(_GROWING, _GROWING_GET(old), _GROWING_GET(new)):
+    was, now = old.history, new.history
+    if was is not now:              # a line appended: the old value is a prefix of the new one
+        n = len(was)
+        out += ("history", n if n <= len(now) and now[:n] == was else was)
+        was, now = old.orders, new.orders
         if was is not now:
             n = len(was)
-            # a line or an action appended: the old value is a prefix of the new one
-            out += (name, n if n <= len(now) and now[:n] == was else was)
-    r, q = old.record, new.record
-    out += ("record", (r.move, _prefix_len(r.transports, q.transports),
-                       _prefix_len(r.fires, q.fires), r.pickup, r.exchange, r.reinforce, r.drop,
-                       _prefix_len(r.results, q.results)))
+            out += ("orders", n if n <= len(now) and now[:n] == was else was)
+    elif old.orders is not new.orders:
+        out += ("orders", old.orders)
+    if old.actions is not new.actions:
+        out += ("actions", old.actions)   # a short tuple of shared values: kept itself
+    # the old record itself: the state it belongs to is done (a copy gets its own record)
+    out += ("record", old.record)
     return tuple(out)
 
 
 _SCALAR_GET = operator.attrgetter(*_SCALARS)
 _DICT_GET = operator.attrgetter(*_DICTS)
-_GROWING_GET = operator.attrgetter(*_GROWING)
 
 
 def _rebuild(state: GameState, record: tuple[Any, ...]) -> GameState:
-    """The state the undo record ``record`` (flat pairs, then the link) leads back to."""
+    """The state the undo record ``record`` (flat pairs, then the link) leads back to. The
+    dicts the record does not change are shared with ``state``: both are done (a copy made
+    to be changed gets its own dicts, ``clone``)."""
     prev = GameState.__new__(GameState)
     prev.options = state.options
-    prev.pieces = dict(state.pieces)
+    prev.pieces = state.pieces
     prev.art_code = state.art_code
-    prev.art_ready = dict(state.art_ready)
-    prev.ground = dict(state.ground)
+    prev.art_ready = state.art_ready
+    prev.ground = state.ground
     prev.ply = state.ply
     prev.turn = state.turn
-    prev.reinforcements = dict(state.reinforcements)
+    prev.reinforcements = state.reinforcements
     prev.next_sid = state.next_sid
-    prev.locks = dict(state.locks)
-    prev.reveals = dict(state.reveals)
+    prev.locks = state.locks
+    prev.reveals = state.reveals
     prev.projectiles = state.projectiles
     prev.next_pid = state.next_pid
-    prev.hits = dict(state.hits)
+    prev.hits = state.hits
     prev.result = state.result
     prev.end_reason = state.end_reason
     prev.history = state.history
     prev.orders = state.orders
-    prev.record = None            # type: ignore[assignment]  # set below
+    prev.record = state.record
     prev.actions = state.actions
     prev.start = state.start
     prev._prev = None
     prev._undo = record[-1]
     prev._cache = {}
     prev._seg = state._seg
+    prev._plog = None
     for i in range(0, len(record) - 1, 2):
         name, was = record[i], record[i + 1]
         if name == "pieces" or name in _DICTS:
-            d = getattr(prev, name)
+            d = dict(getattr(state, name))
             for j in range(0, len(was), 2):
                 k, v = was[j], was[j + 1]
                 if v is _GONE:
                     del d[k]
                 else:
                     d[k] = v
-        elif name in _GROWING:
+            setattr(prev, name, d)
+        elif name == "history" or name == "orders":
             setattr(prev, name, getattr(state, name)[:was] if type(was) is int else was)
-        elif name == "record":
-            q = state.record
-            move, tr, fi, pickup, exchange, reinforce, drop, rs = was
-            prev.record = TurnRecord(
-                move, q.transports[:tr] if type(tr) is int else list(tr),
-                q.fires[:fi] if type(fi) is int else list(fi), pickup, exchange, reinforce,
-                drop, q.results[:rs] if type(rs) is int else list(rs))
         else:
             setattr(prev, name, was)
-    if prev.record is None:
-        prev.record = state.record.copy()
     return prev
 
 
@@ -682,6 +750,12 @@ _HEAD = _PACK.pack_map_header(len(_KEYS)) + _K["v"] + _PACK.pack(1)
 _FMT_LIMIT = 4096                 # formatted parts kept per game (the memo is then restarted)
 
 
+def _snapshot(d: dict[Any, Any]) -> dict[Any, Any]:
+    """What a packed part keeps of a dict to compare with later: a ``SharedDict`` itself (it
+    never changes, and the next state most often shares it), a copy of any other dict."""
+    return d if type(d) is SharedDict else dict(d)
+
+
 def _same(seg: dict[Any, Any], key: str, value: Any) -> bytes | None:
     """The packed bytes cached for ``key`` if they were packed from a value equal to ``value``."""
     e = seg.get(key)
@@ -697,7 +771,7 @@ def _packed_dict(seg: dict[Any, Any], key: str, value: dict[Any, Any],
     b = _same(seg, key, value)
     if b is None:
         b = _K[key] + _PACK.pack(make(state))
-        seg[key] = (dict(value), b)
+        seg[key] = (_snapshot(value), b)
     return b
 
 
@@ -719,52 +793,23 @@ def _packed_growing(seg: dict[Any, Any], key: str, value: tuple[str, ...],
     parts.append(e[1])
 
 
-_TURN_MEMO: dict[tuple[int, Any], bytes] = {}   # (field index, value) -> packed; values only
-_TURN_MEMO_LIMIT = 4096
-
-
-def _pack_turn_field(i: int, v: Any) -> bytes:
-    """One field of ``_turn_row`` packed (``i``: its index in ``TurnState``); the sets are
-    remembered by value (a pure function of an immutable value), as they recur all game."""
-    tv = type(v)
-    if tv is bool:
-        return b"\xc3" if v else b"\xc2"
-    if tv is int:
-        return _PACK.pack(v)
-    key = (i, v)
-    b = _TURN_MEMO.get(key)
-    if b is None:
-        if len(_TURN_MEMO) >= _TURN_MEMO_LIMIT:
-            _TURN_MEMO.clear()
-        b = _TURN_MEMO[key] = _PACK.pack(_TURN_PACKERS[_TURN_FIELDS[i]](v))
-    return b
-
-
 def _packed_turn(seg: dict[Any, Any], t: TurnState) -> bytes:
-    """``turn: _turn_row(t)`` packed from its fields. The last result is kept with the field
-    values it came from: a new turn budget shares every field it did not change (and equal
-    bools and small ints are the same objects), so only the changed fields are packed again."""
-    vals = _TURN_GET(t)
-    last = seg.get("turn_fields")
-    if last is None:
-        fields = [_pack_turn_field(i, v) for i, v in enumerate(vals)]
-    else:
-        old, fields, blob = last
-        same = list(map(operator.is_, vals, old))
-        try:
-            i = same.index(False)
-        except ValueError:
-            return blob
-        fields = list(fields)
-        while True:
-            fields[i] = _pack_turn_field(i, vals[i])
-            try:
-                i = same.index(False, i + 1)
-            except ValueError:
-                break
-    blob = b"".join([_K["turn"], _TURN_HEAD, *fields])
-    seg["turn_fields"] = (vals, fields, blob)
-    return blob
+    """``turn: _turn_row(t)`` packed in one call: the sets sorted (a set of tuples sorts as
+    ``_turn_row``'s lists do, and msgpack packs tuples as arrays), empty sets as empty arrays.
+    The last result is kept with the budget it came from."""
+    e = seg.get("turn")
+    if e is not None and e[0] is t:
+        return e[1]
+    (moved, mover, fires, fired, picked, dropped, exchanged, reinforced, acted, transported,
+     watch, vacated, obliged, lost, stunned) = _TURN_GET(t)
+    b = _K["turn"] + _PACK.pack((
+        moved, mover, fires, sorted(fired) if fired else (), picked, dropped, exchanged,
+        reinforced, sorted(acted) if acted else (), sorted(transported) if transported else (),
+        [(sq, sorted(w)) for sq, w in watch] if watch else (),
+        sorted(vacated) if vacated else (), sorted(obliged) if obliged else (),
+        sorted(lost) if lost else (), sorted(stunned) if stunned else ()))
+    seg["turn"] = (t, b)
+    return b
 
 
 _TURN_GET = operator.attrgetter(*TurnState.__dataclass_fields__)
@@ -775,65 +820,73 @@ assert tuple(Piece.__dataclass_fields__) == ("sid", "kind", "side", "row", "col"
                                              "arts", "stun", "origin", "trip", "ready")
 
 
-def _packed_pieces(seg: dict[Any, Any], pieces: dict[int, Piece]) -> bytes:
-    """``pieces:`` and the packed rows of the pieces by serial. The last result is kept with
-    the piece values it was packed from: a state one action on changes one or two of them, so
-    only their rows are packed again (each row is a pure function of a frozen ``Piece``, and
-    a piece is stored under its serial); a piece taken off or added shifts the rows, which
-    are then found by piece value."""
-    values = list(pieces.values())
+def _packed_pieces(seg: dict[Any, Any], state: "GameState") -> bytes:
+    """``pieces:`` and the packed rows of the pieces by serial. The last result is kept as
+    (the pieces dict packed, its serials in order, the part's head then the rows, the bytes):
+    the dict is unchanged while the entry lasts (``put``, ``remove`` and ``touch`` drop it).
+
+    A state whose parent (still held) was packed last takes the parent's rows and packs again
+    only the pieces its log names (``put``, ``remove``): one or two after an action. Otherwise
+    the rows are found by piece value (each row is a pure function of a frozen ``Piece``)."""
+    pieces = state.pieces
     last = seg.get("pieces")
-    if last is not None and len(values) == len(last[0]):
-        old_values, rows, blob = last
-        same = list(map(operator.is_, values, old_values))
-        try:
-            i = same.index(False)
-        except ValueError:
-            return blob
-        rows = list(rows)
-        while True:
-            p = values[i]
-            if p.sid != old_values[i].sid:       # not the same serials in the same order
-                break
-            rows[i] = _PACK.pack(_PIECE_GET(p))
-            try:
-                i = same.index(False, i + 1)
-            except ValueError:
-                i = -1
-                break
-        if i < 0:
-            blob = b"".join([_K["pieces"], _PACK.pack_array_header(len(rows)), *rows])
-            seg["pieces"] = (values, rows, blob)
-            return blob
-    keys = list(pieces)
-    order = sorted(keys)
-    if order != keys:
-        values = [pieces[k] for k in order]
+    if last is not None and last[0] is pieces:      # this very dict, unchanged since
+        return last[3]
+    log = state._plog
+    if (last is not None and log is not None and state._undo is _PENDING
+            and last[0] is state._prev.pieces):
+        _, sids, rows, blob = last
+        if log:
+            rows = list(rows)
+            resized = False      # a piece added or taken off: sids copied, head repacked
+            get = pieces.get
+            for sid, was in log.items():
+                p = get(sid)
+                if p is was:
+                    continue
+                i = bisect_left(sids, sid)
+                if i < len(sids) and sids[i] == sid:
+                    if p is None:
+                        if not resized:
+                            sids, resized = list(sids), True
+                        del sids[i], rows[i + 1]
+                    else:
+                        rows[i + 1] = _PACK.pack(_PIECE_GET(p))
+                elif p is not None:
+                    if not resized:
+                        sids, resized = list(sids), True
+                    sids.insert(i, sid)
+                    rows.insert(i + 1, _PACK.pack(_PIECE_GET(p)))
+            if resized:
+                rows[0] = _K["pieces"] + _PACK.pack_array_header(len(sids))
+            blob = b"".join(rows)
+        seg["pieces"] = (pieces, sids, rows, blob)
+        return blob
+    sids = sorted(pieces)
+    head = _K["pieces"] + _PACK.pack_array_header(len(sids))
     if last is None:
-        rows = [_PACK.pack(_PIECE_GET(p)) for p in values]
-    else:   # the old values are alive (in ``last``) while their ids are used
-        known = dict(zip(map(id, last[0]), last[1]))
-        rows = [known.get(id(p)) or _PACK.pack(_PIECE_GET(p)) for p in values]
-    blob = b"".join([_K["pieces"], _PACK.pack_array_header(len(rows)), *rows])
-    if order == keys:            # kept only for a dict in serial order (as a game keeps it)
-        seg["pieces"] = (values, rows, blob)
-    else:
-        seg.pop("pieces", None)
+        rows = [head, *[_PACK.pack(_PIECE_GET(pieces[k])) for k in sids]]
+    else:   # the last dict packed is alive and unchanged: its values stand for its rows
+        old = last[0]
+        known = {id(old[k]): row for k, row in zip(last[1], islice(last[2], 1, None))}
+        rows = [head]
+        for k in sids:
+            p = pieces[k]
+            rows.append(known.get(id(p)) or _PACK.pack(_PIECE_GET(p)))
+    blob = b"".join(rows)
+    seg["pieces"] = (pieces, sids, rows, blob)
     return blob
 
 
 def _packed_record(seg: dict[Any, Any], state: "GameState") -> bytes:
-    """``record:`` and ``actions:`` packed (the turn in progress printed, and its actions),
-    reused while the turn's parts are equal; the actions packed by item, as they only grow
-    within a turn."""
-    r = state.record
-    key = (r.move, r.transports, r.fires, r.pickup, r.exchange, r.reinforce, r.drop, r.results)
-    e = seg.get("record")
-    if e is None or e[0] != key:
-        memo = _memo(seg)
-        b = _K["record"] + _PACK.pack(format_turn(r, memo))    # the record has a Turn's fields
-        e = seg["record"] = ((r.move, list(r.transports), list(r.fires), r.pickup, r.exchange,
-                              r.reinforce, r.drop, list(r.results)), b)
+    """``record:`` and ``actions:`` packed: the turn in progress printed from its record (each
+    part's text taken from the memo, only new parts printed: comparing the parts with the
+    last ones would cost about as much), its actions packed by item, as they only grow within
+    a turn."""
+    memo = seg.get("fmt")
+    if memo is None or len(memo) > _FMT_LIMIT:
+        memo = seg["fmt"] = {}
+    text = format_turn(state.record, memo)          # the record has a Turn's fields
     actions = state.actions
     a = seg.get("actions")
     if a is None or a[0] is not actions:
@@ -843,11 +896,10 @@ def _packed_record(seg: dict[Any, Any], state: "GameState") -> bytes:
         else:
             rest, items = actions, b""
         if rest:
-            memo = _memo(seg)
             items += b"".join([_PACK.pack(format_action(x, memo)) for x in rest])
         a = seg["actions"] = (actions, _K["actions"] + _PACK.pack_array_header(len(actions))
                               + items, items)
-    return e[1] + a[1]
+    return b"".join((_K["record"], _PACK.pack(text), a[1]))
 
 
 def _memo(seg: dict[Any, Any]) -> dict[int, tuple[Any, str]]:
@@ -857,18 +909,21 @@ def _memo(seg: dict[Any, Any]) -> dict[int, tuple[Any, str]]:
     return memo
 
 
-def _packed_head(seg: dict[Any, Any], state: "GameState") -> bytes:
-    """The map header, ``v``, ``options`` and ``ply`` packed (options by value)."""
+def _packed_head(seg: dict[Any, Any], state: "GameState") -> tuple[bytes, bytes]:
+    """The map header, ``v`` and ``options`` packed (options by value), and ``ply`` packed:
+    the first part is the same all game, so the hash starts from its SHA-256 state."""
     e = seg.get("head")
     if e is not None and e[1] == state.ply and (e[0] is state.options or e[0] == state.options):
-        return e[2]
+        return e[2], e[3]
     b = _same(seg, "options", state.options)
     if b is None:
         b = _K["options"] + _PACK.pack(state.options.to_dict())
         seg["options"] = (state.options, b)
-    b = _HEAD + b + _K["ply"] + _PACK.pack(state.ply)
-    seg["head"] = (state.options, state.ply, b)
-    return b
+    e = seg.get("prefix")
+    if e is None or e[0] is not b:
+        e = seg["prefix"] = (b, _HEAD + b)
+    seg["head"] = (state.options, state.ply, e[1], _K["ply"] + _PACK.pack(state.ply))
+    return seg["head"][2], seg["head"][3]
 
 
 def _packed_articles(seg: dict[Any, Any], state: "GameState") -> bytes:
@@ -918,7 +973,7 @@ def _packed_board(seg: dict[Any, Any], state: "GameState") -> bytes:
                   _K["next_sid"], _PACK.pack(state.next_sid),
                   _packed_dict(seg, "locks", state.locks, _make_locks, state),
                   _packed_dict(seg, "reveals", state.reveals, _make_reveals, state)])
-    seg["board"] = ((dict(state.ground), dict(state.reinforcements), state.next_sid,
+    seg["board"] = ((_snapshot(state.ground), _snapshot(state.reinforcements), state.next_sid,
                      dict(state.locks), dict(state.reveals), dict(state.art_ready),
                      dict(state.art_code)), b)
     return b
@@ -946,17 +1001,13 @@ def _packed_flight(seg: dict[Any, Any], state: "GameState") -> bytes:
     return b
 
 
-def serialise(state: GameState) -> bytes:
-    """Canonical msgpack bytes of the state: byte for byte ``packb(to_dict(state))``, put
-    together from parts packed once and reused while they do not change (pieces by value,
-    dicts by contents, the history by its lines)."""
-    cached = state._cache.get("bytes")
-    if cached is not None:
-        return cached
+def _parts(state: GameState) -> list[bytes]:
+    """The canonical bytes of the state in parts (joined, ``serialise``), put together from
+    parts packed once and reused while they do not change."""
     seg = state._seg
-    parts = [_packed_head(seg, state), _packed_pieces(seg, state.pieces),
-             _packed_board(seg, state), _packed_flight(seg, state),
-             _packed_turn(seg, state.turn)]
+    head, ply = _packed_head(seg, state)
+    parts = [head, ply, _packed_pieces(seg, state), _packed_board(seg, state),
+             _packed_flight(seg, state), _packed_turn(seg, state.turn)]
     e = seg.get("story")
     if e is None or e[0] is not state.history or e[1] is not state.orders:
         story: list[bytes] = []
@@ -970,8 +1021,16 @@ def serialise(state: GameState) -> bytes:
         b = _K["start"] + _PACK.pack(state.start)
         seg["start"] = (dict(state.start), b)
     parts.append(b)
-    cached = b"".join(parts)
-    state._cache["bytes"] = cached
+    return parts
+
+
+def serialise(state: GameState) -> bytes:
+    """Canonical msgpack bytes of the state: byte for byte ``packb(to_dict(state))``, put
+    together from parts packed once and reused while they do not change (pieces by value,
+    dicts by contents, the history by its lines)."""
+    cached = state._cache.get("bytes")
+    if cached is None:
+        cached = state._cache["bytes"] = b"".join(_parts(state))
     return cached
 
 
@@ -987,8 +1046,27 @@ def deserialise(data: bytes) -> GameState:
 
 
 def state_hash(state: GameState) -> str:
-    """SHA-256 hex of the canonical serialisation."""
-    return hashlib.sha256(serialise(state)).hexdigest()
+    """SHA-256 hex of the canonical serialisation (``serialise``). Without the bytes at hand it
+    is taken over the parts themselves, not joined first, starting from the kept SHA-256
+    state of the first part (the map header and the options, the same all game)."""
+    c = state._cache
+    h = c.get("hash")
+    if h is None:
+        b = c.get("bytes")
+        if b is not None:
+            h = hashlib.sha256(b).hexdigest()
+        else:
+            parts = _parts(state)
+            seg = state._seg
+            e = seg.get("sha_prefix")
+            if e is None or e[0] is not parts[0]:
+                e = seg["sha_prefix"] = (parts[0], hashlib.sha256(parts[0]))
+            sha = e[1].copy()
+            for part in islice(parts, 1, None):
+                sha.update(part)
+            h = sha.hexdigest()
+        c["hash"] = h
+    return h
 
 
 def state_diff(a: GameState, b: GameState) -> str:

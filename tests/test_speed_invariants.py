@@ -9,6 +9,7 @@ and the final state hash (for the default options, the ``state`` line ``wec self
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 import subprocess
@@ -184,8 +185,10 @@ def test_a_long_game_holds_under_10_kb_a_turn() -> None:
 
 def test_a_state_changed_in_place_hashes_its_new_contents() -> None:
     """DESIGN §3: the parts the hash reuses never outlive a change. A state changed in place
-    (as the position editor and the tests do: dicts written, then ``touch()``) serialises to
-    exactly ``packb(to_dict(state))`` of its new contents, and back again."""
+    (as the position editor and the tests do: dicts written, then ``touch()``; the ground and
+    the reinforcements, shared with the state's copies, through ``own``) serialises to exactly
+    ``packb(to_dict(state))`` of its new contents, and back again; its parent is untouched (but
+    for the article catalogue, one for the whole game)."""
     rng = random.Random(8)
     state = api.new_game()
     for _ in range(40):
@@ -193,16 +196,57 @@ def test_a_state_changed_in_place_hashes_its_new_contents() -> None:
     before = api.serialise(state)
     sq, aids = next(iter(state.ground.items()))
     changes = [
-        lambda s: s.ground.__setitem__(sq, aids[:1]),
+        lambda s: s.own("ground").__setitem__(sq, aids[:1]),
         lambda s: s.art_ready.__setitem__(aids[0], 99),
         lambda s: s.art_code.__setitem__(999, "SH"),
         lambda s: s.reveals.__setitem__(next(iter(s.pieces)), 77),
         lambda s: s.hits.__setitem__(next(iter(s.pieces)), (("ST", 1),)),
-        lambda s: s.reinforcements.pop(next(iter(s.reinforcements))),
+        lambda s: s.own("reinforcements").pop(next(iter(s.reinforcements))),
         lambda s: s.locks.clear(),
     ]
+    parent = api.undo(state)
+    # the article catalogue (art_code) is one dict for the whole game by design; the rest of
+    # the parent must not move when its child is written into
+    parent_before = {k: v for k, v in to_dict(parent).items() if k != "articles"}
     for change in changes:
         change(state)
         state.touch()
         assert api.serialise(state) == msgpack.packb(to_dict(state), use_bin_type=True)
     assert api.serialise(state) != before
+    assert {k: v for k, v in to_dict(parent).items() if k != "articles"} == parent_before
+    with pytest.raises(TypeError, match="state.own"):
+        api.apply_action(state, api.legal_actions(state)[0]).ground[sq] = ()
+
+
+def test_hashes_in_any_order_match_the_canonical_bytes() -> None:
+    """DESIGN §3: the parts the hash keeps (a state's piece rows patched from its parent's by
+    the log of ``put`` and ``remove``) never stand for other contents, whatever order states
+    are hashed in: siblings in turn (as a search), a parent after its children, a state
+    rebuilt by undo, and a state whose pieces change after it was hashed (``put`` then
+    ``remove`` on the hashed state itself, as the position editor does)."""
+    rng = random.Random(11)
+    state = api.new_game()
+    for _ in range(30):
+        state = api.apply_action(state, api.random_action(state, rng))
+    checked = 0
+    for _ in range(60):
+        legal = api.legal_actions(state)
+        kids = [api.apply_action(state, a) for a in rng.sample(legal, min(4, len(legal)))]
+        for s in [*kids, state, *rng.sample(kids, len(kids))]:
+            s.touch_bytes()
+            assert api.serialise(s) == msgpack.packb(to_dict(s), use_bin_type=True)
+            checked += 1
+        live = [k for k in kids if k.result is None]
+        if not live:
+            break
+        state = rng.choice(live)
+        if rng.random() < 0.3:
+            state = api.undo(api.apply_action(state, api.random_action(state, rng))).detached()
+    assert checked > 100
+    api.serialise(state)
+    sid, piece = next(iter(state.pieces.items()))
+    state.put(dataclasses.replace(piece, stun=piece.stun + 1))
+    assert api.serialise(state.clone()) == msgpack.packb(to_dict(state), use_bin_type=True)
+    state.remove(sid)
+    child = state.clone()
+    assert api.serialise(child) == msgpack.packb(to_dict(state), use_bin_type=True)
