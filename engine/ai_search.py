@@ -21,18 +21,23 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from .actions import Action, EndTurn, Fire, Move
-from .ai_eval import WIN, attacked_cells, evaluate, material, quick_evaluate
+from .ai_eval import WIN, attacked_cells, evaluate, material, piece_value, quick_evaluate
 from .ai_sample import Memory, sample_state, state_from_view
 from .board import on_board
 from .errors import RuleError
 from .movegen import generate
-from .rules import apply_action, legal_actions
+from .fire import legal_fires
+from .rules import allowed_moves, apply_action, legal_actions
 from .state import GameState, enemy
 from .view import PlayerView
 
 TRANSPORT_TOKENS = frozenset({"JU", "JP", "SC", "BI"})
 LEVELS3 = ("G", "A", "S")
 SAMPLES = 6                        # sampled hidden positions per candidate, when there are ghosts
+OWN_STEPS = 2                      # our captures and Fires after the action, in the rollout
+ENEMY_STEPS = 3                    # the enemy's: its capture Move and two Fires (RUL-1, RUL-4)
+TOP_REPLIES = 6                    # damaging actions tried per step, by a cheap guess
+MARGIN = 0.3                       # how much better than greedy's choice a deviation must look
 
 
 @dataclass(slots=True)
@@ -118,62 +123,100 @@ def _best_for(state: GameState, side: str, budget: Budget,
     return best
 
 
-def _may_hit(state: GameState, fire: Fire, cells: dict) -> bool:  # type: ignore[type-arg]
-    """Whether a Fire can change ``material`` at once: a homing or restricted-rocket Fire
-    (it names a target), or a weapon aimed along a line that holds a piece within the stun
-    line's reach (RUL-9, RUL-10, RUL-13, RUL-15). Transport articles (RUL-30, RUL-31) and
-    weapons fired into an empty line cannot, and are left out of the replies."""
+def _enemy_values(state: GameState, side: str) -> dict[tuple[int, int], float]:
+    """(row, col) -> the most valuable piece of ``side``'s enemy there, any level."""
+    out: dict[tuple[int, int], float] = {}
+    for q in state.pieces.values():
+        if q.side != side:
+            v = piece_value(q.kind)
+            if v > out.get((q.row, q.col), 0.0):
+                out[(q.row, q.col)] = v
+    return out
+
+
+def _hit_value(state: GameState, fire: Fire, values: dict[tuple[int, int], float]) -> float:
+    """A cheap guess at what a Fire can take at once (0: nothing): a named target's value
+    (homing, restricted rocket: RUL-16, RUL-17), else the most valuable enemy (``values``)
+    within the weapon's reach along its line (a stun, RUL-10, counted at a third; flame,
+    RUL-9; a launch hits its first cell, RUL-15). Transport articles (RUL-30, RUL-31) take
+    nothing."""
     if fire.article in TRANSPORT_TOKENS:
-        return False
+        return 0.0
     if fire.target is not None:
-        return True
+        return piece_value(fire.target.kind)
     d = fire.piece
     dr, dc = fire.row - d.row, fire.col - d.col
     reach = max(state.options.stun_range, state.options.flamer_range, 1)
-    for n in range(1, reach + 1):
-        r, c = d.row + n * dr, d.col + n * dc
+    best = 0.0
+    r, c = d.row, d.col
+    for _n in range(reach):
+        r, c = r + dr, c + dc
         if not on_board(r, c):
-            return False
-        if any((r, c, lv) in cells for lv in LEVELS3):
-            return True
-    return False
+            break
+        v = values.get((r, c))
+        if v is not None and v > best:
+            best = v
+    return best / 3 if fire.article == "ST" else best
 
 
-def _capture_reply(state: GameState, side: str, budget: Budget) -> GameState:
-    """``side``'s most damaging capture Move or Fire (by ``material``), if it gains anything;
-    else the state as it is."""
-    if state.result is not None or state.side_to_move != side:
-        return state
-    capture = {p.move for p in generate(state, side) if p.capture}
-    cells = state.cells()
-    replies = [a for a in legal_actions(state)
-               if (isinstance(a, Move) and a in capture)
-               or (isinstance(a, Fire) and _may_hit(state, a, cells))]
-    best = _best_for(state, side, budget, replies)
-    return best if best is not None else state
+def _damaging(state: GameState, side: str, top: int = TOP_REPLIES) -> list[Action]:
+    """``side``'s ``top`` likeliest material-taking actions, best guess first: capture Moves
+    (among the turn's allowed Moves, RUL-1, RUL-44a; by the value taken, 03/M0.10) and Fires
+    that can hit (``_hit_value``; RUL-4: at most two a turn)."""
+    values = _enemy_values(state, side)
+    scored = []
+    for n, plan in enumerate(allowed_moves(state, side)):
+        if plan.capture:
+            r, c, _lv = plan.cells[-1]
+            scored.append((-values.get((r, c), 0.5), n, plan.move))
+    for n, fire in enumerate(legal_fires(state, side)):
+        v = _hit_value(state, fire, values)
+        if v > 0:
+            scored.append((-v, 10_000 + n, fire))
+    scored.sort(key=lambda t: (t[0], t[1]))
+    return [a for _v, _n, a in scored[:top]]
+
+
+def _capture_reply(state: GameState, side: str, budget: Budget, steps: int = 1) -> GameState:
+    """``side``'s turn as far as it takes material: up to ``steps`` actions, each the most
+    damaging capture Move or Fire (by ``material``) if it gains anything (a turn holds a
+    Move and Fires, RUL-1, RUL-4); else the state as it is."""
+    for _ in range(steps):
+        if state.result is not None or state.side_to_move != side:
+            break
+        best = _best_for(state, side, budget, _damaging(state, side))
+        if best is None:
+            break
+        state = best
+    return state
 
 
 def rollout(state: GameState, action: Action, me: str, budget: Budget) -> float | None:
-    """The value of ``action`` in one belief state: applied, our turn ended (RUL-1 end phase:
-    projectiles step, RUL-15), the enemy's best capture or Fire, our best answer of the same
-    kind, then ``evaluate``. None when the action is illegal there or the turn cannot end
-    yet (no Move made: RUL-3)."""
+    """The value of ``action`` in one belief state: applied, our turn's further damage (up to
+    two captures or Fires, RUL-1), our turn ended (RUL-1 end phase: projectiles step,
+    RUL-15), the enemy's turn as far as it takes material (a capture Move and two Fires),
+    our answer of the same kind, then ``evaluate``. None when the action is illegal there,
+    the budget ran out on the way, or the turn cannot end yet (no Move made: RUL-3)."""
     st = budget.apply(state, action)
     if st is None:
         return None
     if st.result is None and st.side_to_move == me:
         if not st.turn.moved:
             return None
-        st = budget.apply(st, EndTurn())
-        if st is None:
-            return None
-    replied = _capture_reply(st, enemy(me), budget)
-    if replied is not st:
-        st = replied
-        ended = budget.apply(st, EndTurn()) if st.result is None else None
-        if ended is not None:             # a capture Move: the enemy's turn can end (RUL-3)
-            st = _capture_reply(ended, me, budget)
-    return evaluate(st, me)
+        st = _capture_reply(st, me, budget, OWN_STEPS)
+        if st.result is None and st.side_to_move == me:
+            st = budget.apply(st, EndTurn())
+            if st is None:
+                return None
+    foe = enemy(me)
+    replied = _capture_reply(st, foe, budget, ENEMY_STEPS)
+    if replied is not st and replied.result is None and replied.turn.moved:
+        ended = budget.apply(replied, EndTurn())
+        if ended is not None:             # the enemy's turn ends (RUL-3); our answer
+            replied = _capture_reply(ended, me, budget, OWN_STEPS)
+    if budget.spent():
+        return None
+    return evaluate(replied, me)
 
 
 def search_choice(view: PlayerView, memory: Memory, actions: Sequence[Action],
@@ -185,7 +228,6 @@ def search_choice(view: PlayerView, memory: Memory, actions: Sequence[Action],
     ranked = greedy_scores(first, actions, me, budget, rng)
     if not ranked:
         return actions[0]
-    greedy = dict((i, s) for s, i in ranked)
     if view.turn is not None and not view.turn.moved:
         moves = [i for _s, i in ranked if isinstance(actions[i], Move)]
         other = [i for _s, i in ranked if not isinstance(actions[i], Move)]
@@ -200,8 +242,9 @@ def search_choice(view: PlayerView, memory: Memory, actions: Sequence[Action],
     cands = pool[:width]
     if len(cands) == 1:
         return actions[cands[0]]
-    total: dict[int, float] = {}
-    count: dict[int, int] = {}
+    ref = cands[0]                        # greedy's choice (its best in the pool)
+    values: dict[int, list[float]] = {}   # candidate -> its value in samples 0, 1, ...
+    illegal: set[int] = set()
     samples = [first]
     rounds = SAMPLES if memory.ghosts else 1      # no ghost: every sample is the same position
     k = 0
@@ -216,16 +259,25 @@ def search_choice(view: PlayerView, memory: Memory, actions: Sequence[Action],
         for i in cands:
             if budget.spent():
                 break
-            if count.get(i, 0) > k:
+            done = values.setdefault(i, [])
+            if len(done) > k or i in illegal:
                 continue
             v = rollout(samples[k], actions[i], me, budget)
-            total[i] = total.get(i, 0.0) + (v if v is not None else 0.0)
-            count[i] = count.get(i, 0) + 1
             if v is None:
-                total[i] = float("-inf")
+                if budget.spent():        # cut short by the budget: not a value
+                    break
+                illegal.add(i)
+                continue
+            done.append(v)
         k += 1
-    full = [i for i in cands if count.get(i, 0) > 0 and total[i] != float("-inf")]
-    if not full:
-        return actions[cands[0]]
-    best = max(full, key=lambda i: (total[i] / count[i], greedy[i], -i))
+    base_vals = values.get(ref, [])
+    best, best_gain = ref, MARGIN         # deviate only where the lookahead says so
+    for i in cands:
+        got = values.get(i, [])
+        n = min(len(got), len(base_vals))
+        if i == ref or i in illegal or n == 0:
+            continue
+        gain = (sum(got[:n]) - sum(base_vals[:n])) / n
+        if gain > best_gain:
+            best, best_gain = i, gain
     return actions[best]
