@@ -7,12 +7,18 @@ passes in, returning True once its time is up. The engine reads no clock itself 
 "The computer opponent"); with a node budget alone every choice is a function of the view,
 the legal actions and the seed.
 
-``search`` is determinized expectimax, two plies and a capture answer deep: for each of the
-best candidate actions by the greedy ranking, over sampled hidden positions (``sample_state``):
-our action, End Turn (projectiles step, RUL-15), the enemy's most damaging capture Move or
-Fire, our best capture answer, then ``evaluate``. Candidates are rolled out round-robin over
-the samples (one sample when no hidden enemy is remembered), then the next candidates of the
-ranking, until the budget runs out; the best mean wins.
+``search`` is determinized lookahead over whole turns, greedy's ranking as its floor: the
+candidates are greedy's best actions (before the turn's Move: the Moves and the four best other
+actions, each followed by greedy's Move, RUL-1 any order), greedy's own choice first. A
+rollout of a candidate in one sampled hidden position (``sample_state``): the action, the rest
+of our turn as far as it takes material (up to two capture Moves or Fires), End Turn
+(projectiles step, RUL-15), the enemy's turn as far as it takes material (its capture Move and
+two Fires, RUL-1, RUL-4; each step the best by ``material`` among its six likeliest, ordered
+by a cheap guess of what they take), our answer of the same kind, then ``evaluate`` (greedy's
+evaluation). Candidates are rolled out round-robin over the samples (one sample when no hidden
+enemy is remembered), then the next candidates of the ranking, until the budget runs out.
+Each candidate is compared with greedy's choice on the same samples; the search plays another
+action only when its mean is ``MARGIN`` better.
 """
 from __future__ import annotations
 
@@ -25,9 +31,10 @@ from .ai_eval import WIN, attacked_cells, evaluate, material, piece_value, quick
 from .ai_sample import Memory, sample_state, state_from_view
 from .board import on_board
 from .errors import RuleError
-from .movegen import generate
+from .movegen import piece_moves
+from .pieces import KINDS
 from .fire import legal_fires
-from .rules import allowed_moves, apply_action, legal_actions
+from .rules import apply_action, legal_actions
 from .state import GameState, enemy
 from .view import PlayerView
 
@@ -165,10 +172,18 @@ def _damaging(state: GameState, side: str, top: int = TOP_REPLIES) -> list[Actio
     that can hit (``_hit_value``; RUL-4: at most two a turn)."""
     values = _enemy_values(state, side)
     scored = []
-    for n, plan in enumerate(allowed_moves(state, side)):
-        if plan.capture:
-            r, c, _lv = plan.cells[-1]
-            scored.append((-values.get((r, c), 0.5), n, plan.move))
+    t, o = state.turn, state.options
+    n = 0
+    for sid in sorted(state.pieces) if not t.moved else ():
+        p = state.pieces[sid]              # combat pieces able to act (03/M0.7, RUL-11, 02/D23)
+        if p.side != side or not KINDS[p.kind].combat or (p.stun and not o.stunned_may_act) \
+                or (o.one_action_per_piece and sid in t.acted):
+            continue
+        for plan in piece_moves(state, side, p, nudges=False):
+            if plan.capture:              # a Chopper obligation (RUL-44a) the apply checks
+                r, c, _lv = plan.cells[-1]
+                scored.append((-values.get((r, c), 0.5), n, plan.move))
+                n += 1
     for n, fire in enumerate(legal_fires(state, side)):
         v = _hit_value(state, fire, values)
         if v > 0:
@@ -191,7 +206,8 @@ def _capture_reply(state: GameState, side: str, budget: Budget, steps: int = 1) 
     return state
 
 
-def rollout(state: GameState, action: Action, me: str, budget: Budget) -> float | None:
+def rollout(state: GameState, action: Action, me: str, budget: Budget,
+            then: Sequence[Action] = ()) -> float | None:
     """The value of ``action`` in one belief state: applied, our turn's further damage (up to
     two captures or Fires, RUL-1), our turn ended (RUL-1 end phase: projectiles step,
     RUL-15), the enemy's turn as far as it takes material (a capture Move and two Fires),
@@ -200,12 +216,16 @@ def rollout(state: GameState, action: Action, me: str, budget: Budget) -> float 
     st = budget.apply(state, action)
     if st is None:
         return None
+    if st.result is None and st.side_to_move == me and not st.turn.moved:
+        for move in then:                 # an action before the Move: greedy's Move next
+            nxt = budget.apply(st, move)
+            if nxt is not None:
+                st = nxt
+                break
     if st.result is None and st.side_to_move == me:
-        if not st.turn.moved:
-            return None
         st = _capture_reply(st, me, budget, OWN_STEPS)
         if st.result is None and st.side_to_move == me:
-            st = budget.apply(st, EndTurn())
+            st = budget.apply(st, EndTurn())   # RuleError (no Move yet, RUL-3): None
             if st is None:
                 return None
     foe = enemy(me)
@@ -228,15 +248,13 @@ def search_choice(view: PlayerView, memory: Memory, actions: Sequence[Action],
     ranked = greedy_scores(first, actions, me, budget, rng)
     if not ranked:
         return actions[0]
+    then: tuple[Action, ...] = ()
     if view.turn is not None and not view.turn.moved:
         moves = [i for _s, i in ranked if isinstance(actions[i], Move)]
-        other = [i for _s, i in ranked if not isinstance(actions[i], Move)]
-        now = material(first, me)
-        for i in other[:4]:               # a clear material gain before the Move (RUL-1: any
-            new = budget.apply(first, actions[i])          # order); not a Fire into nothing
-            if not moves or (new is not None and material(new, me) >= now + 0.3):
-                return actions[i]
-        pool = moves
+        other = [i for _s, i in ranked if not isinstance(actions[i], Move)][:4]
+        keep = set(moves) | set(other)    # the best few actions before the Move (RUL-1:
+        pool = [i for _s, i in ranked if i in keep]        # any order), then greedy's Move
+        then = tuple(actions[i] for i in moves[:2])
     else:
         pool = [i for _s, i in ranked]
     cands = pool[:width]
@@ -262,7 +280,7 @@ def search_choice(view: PlayerView, memory: Memory, actions: Sequence[Action],
             done = values.setdefault(i, [])
             if len(done) > k or i in illegal:
                 continue
-            v = rollout(samples[k], actions[i], me, budget)
+            v = rollout(samples[k], actions[i], me, budget, then)
             if v is None:
                 if budget.spent():        # cut short by the budget: not a value
                     break

@@ -212,10 +212,6 @@ def _allowed_moves(state: GameState, side: str) -> list[MovePlan]:
     return plans
 
 
-#: the turn's allowed Moves as plans (public for the computer opponent, engine.ai_search)
-allowed_moves = _allowed_moves
-
-
 def _candidate_moves(state: GameState, side: str, desc: PieceDesc,
                      nudges: bool = True) -> list[MovePlan]:
     """``_allowed_moves`` restricted to the pieces a description fits, without generating every
