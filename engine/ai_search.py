@@ -26,20 +26,19 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from .actions import Action, EndTurn, Fire, Move
+from .actions import GROUND, SUB, Action, EndTurn, Fire, Move
 from .ai_eval import WIN, attacked_cells, evaluate, material, piece_value, quick_evaluate
 from .ai_sample import Memory, sample_state, state_from_view
 from .board import on_board
 from .errors import RuleError
-from .movegen import piece_moves
-from .pieces import KINDS
 from .fire import legal_fires
-from .rules import apply_action, legal_actions
+from .movegen import MovePlan, piece_moves
+from .pieces import KINDS
+from .rules import apply_action, apply_move_plan, legal_actions
 from .state import GameState, enemy
 from .view import PlayerView
 
 TRANSPORT_TOKENS = frozenset({"JU", "JP", "SC", "BI"})
-LEVELS3 = ("G", "A", "S")
 SAMPLES = 6                        # sampled hidden positions per candidate, when there are ghosts
 OWN_STEPS = 2                      # our captures and Fires after the action, in the rollout
 ENEMY_STEPS = 3                    # the enemy's: its capture Move and two Fires (RUL-1, RUL-4)
@@ -69,6 +68,16 @@ class Budget:
         self.used += 1
         try:
             return apply_action(state, action)
+        except RuleError:
+            return None
+
+    def apply_plan(self, state: GameState, step: Action | MovePlan) -> GameState | None:
+        """One node: an action or a Move plan made for ``state`` applied, or None."""
+        if not isinstance(step, MovePlan):
+            return self.apply(state, step)
+        self.used += 1
+        try:
+            return apply_move_plan(state, step)
         except RuleError:
             return None
 
@@ -117,60 +126,74 @@ def greedy_choice(view: PlayerView, memory: Memory, actions: Sequence[Action], s
 
 
 def _best_for(state: GameState, side: str, budget: Budget,
-              actions: Sequence[Action]) -> GameState | None:
+              actions: Sequence[Action | MovePlan]) -> GameState | None:
     """Among ``actions``, the one leaving the best ``material`` for ``side``, if it beats the
     present by more than 0.05; else None."""
     best, best_val = None, material(state, side) + 0.05
     for action in actions:
         if budget.spent():
             break
-        new = budget.apply(state, action)
+        new = budget.apply_plan(state, action)
         if new is not None and material(new, side) > best_val:
             best, best_val = new, material(new, side)
     return best
 
 
-def _enemy_values(state: GameState, side: str) -> dict[tuple[int, int], float]:
-    """(row, col) -> the most valuable piece of ``side``'s enemy there, any level."""
-    out: dict[tuple[int, int], float] = {}
+def _enemy_values(state: GameState, side: str) -> dict[tuple[int, int, str], float]:
+    """(row, col, level) -> what a hit there takes from ``side``'s enemy: its most valuable
+    piece there (a stunned one counts as is, RUL-11)."""
+    out: dict[tuple[int, int, str], float] = {}
     for q in state.pieces.values():
         if q.side != side:
+            cell = (q.row, q.col, q.level)
             v = piece_value(q.kind)
-            if v > out.get((q.row, q.col), 0.0):
-                out[(q.row, q.col)] = v
+            if v > out.get(cell, 0.0):
+                out[cell] = v
     return out
 
 
-def _hit_value(state: GameState, fire: Fire, values: dict[tuple[int, int], float]) -> float:
-    """A cheap guess at what a Fire can take at once (0: nothing): a named target's value
-    (homing, restricted rocket: RUL-16, RUL-17), else the most valuable enemy (``values``)
-    within the weapon's reach along its line (a stun, RUL-10, counted at a third; flame,
-    RUL-9; a launch hits its first cell, RUL-15). Transport articles (RUL-30, RUL-31) take
-    nothing."""
-    if fire.article in TRANSPORT_TOKENS:
+def _hit_value(state: GameState, fire: Fire, values: dict[tuple[int, int, str], float],
+               cells: dict) -> float:  # type: ignore[type-arg]
+    """A cheap guess at what a Fire can take at once (0: nothing), by the reach of each
+    weapon as ``engine.ai_eval.fire_threats`` reads it: a named target's value (homing,
+    restricted rocket: RUL-16, RUL-17); flame, every cell of its range (RUL-9); stun, the
+    first occupied cell of its line (RUL-10), at what the stun takes (``stun_loss``);
+    conversion (RUL-13, twice: lost to one side, gained by the other) and launches (RUL-15:
+    the first cell at once, Ground rocket, Air SAM, Sub torpedo), the neighbouring cell.
+    Transport articles (RUL-30, RUL-31) take nothing."""
+    art = fire.article
+    if art in TRANSPORT_TOKENS:
         return 0.0
     if fire.target is not None:
         return piece_value(fire.target.kind)
     d = fire.piece
     dr, dc = fire.row - d.row, fire.col - d.col
-    reach = max(state.options.stun_range, state.options.flamer_range, 1)
-    best = 0.0
-    r, c = d.row, d.col
-    for _n in range(reach):
-        r, c = r + dr, c + dc
-        if not on_board(r, c):
-            break
-        v = values.get((r, c))
-        if v is not None and v > best:
-            best = v
-    return best / 3 if fire.article == "ST" else best
+    o = state.options
+    if art == "FL":
+        best = 0.0
+        for n in range(1, o.flamer_range + 1):
+            best = max(best, values.get((d.row + n * dr, d.col + n * dc, d.level), 0.0))
+        return best
+    if art == "ST":
+        for n in range(1, o.stun_range + 1):
+            cell = (d.row + n * dr, d.col + n * dc, d.level)
+            if not on_board(cell[0], cell[1]):
+                return 0.0
+            if cells.get(cell):
+                v = values.get(cell, 0.0)
+                return min(v, 60.0) * 0.08 * min(o.stun_duration, 4) if v else 0.0
+        return 0.0
+    level = {"RL": GROUND, "SL": "A", "TL": SUB}.get(art, d.level)
+    v = values.get((fire.row, fire.col, level), 0.0)
+    return 2 * v if art == "CS" and v < 60.0 else v
 
 
-def _damaging(state: GameState, side: str, top: int = TOP_REPLIES) -> list[Action]:
+def _damaging(state: GameState, side: str, top: int = TOP_REPLIES) -> list[Action | MovePlan]:
     """``side``'s ``top`` likeliest material-taking actions, best guess first: capture Moves
     (among the turn's allowed Moves, RUL-1, RUL-44a; by the value taken, 03/M0.10) and Fires
     that can hit (``_hit_value``; RUL-4: at most two a turn)."""
     values = _enemy_values(state, side)
+    cells = state.cells()
     scored = []
     t, o = state.turn, state.options
     n = 0
@@ -181,11 +204,10 @@ def _damaging(state: GameState, side: str, top: int = TOP_REPLIES) -> list[Actio
             continue
         for plan in piece_moves(state, side, p, nudges=False):
             if plan.capture:              # a Chopper obligation (RUL-44a) the apply checks
-                r, c, _lv = plan.cells[-1]
-                scored.append((-values.get((r, c), 0.5), n, plan.move))
+                scored.append((-values.get(plan.cells[-1], 0.5), n, plan))
                 n += 1
     for n, fire in enumerate(legal_fires(state, side)):
-        v = _hit_value(state, fire, values)
+        v = _hit_value(state, fire, values, cells)
         if v > 0:
             scored.append((-v, 10_000 + n, fire))
     scored.sort(key=lambda t: (t[0], t[1]))
