@@ -81,6 +81,33 @@ def apply_action(state: GameState, action: Action, answerer: Answerer | None = N
     return _apply(state, action)
 
 
+def apply_move_plan(state: GameState, plan: MovePlan) -> GameState:
+    """The state after the Move of ``plan``, a plan ``movegen`` made for this very state and
+    its side to move (the computer opponent's fast path: the plan is not searched for again).
+    The budget checks of ``_allowed_moves`` are made here; an airborne Chopper's obligation
+    (RUL-22, RUL-44a) is read strictly: while one is obliged, only obliged pieces Move.
+
+    :raises RuleError: the turn's Move is spent (01/R4.2), the piece may not act (RUL-11,
+        02/D23), or another piece must make the Move (RUL-22).
+    """
+    if state.result is not None:
+        raise GameOverError("RUL-2", f"the game is over ({state.end_reason})")
+    t = state.turn
+    if t.moved:
+        raise RuleError("01/R4.2", "the Move of this turn has already been made")
+    if not _may_act(state, plan.sid):
+        raise RuleError("RUL-11", "this piece may not act now")
+    if t.obliged and plan.sid not in t.obliged and any(
+            sid in state.pieces and state.pieces[sid].level == "A"
+            and state.pieces[sid].side == state.side_to_move for sid in t.obliged):
+        raise RuleError("RUL-22", "an airborne Chopper must make this turn's Move and land")
+    new = state.clone()
+    _do_move(new, plan.move, plan)
+    new.actions = state.actions + (plan.move,)
+    check_game_end(new)
+    return new
+
+
 def _apply(state: GameState, action: Action) -> GameState:
     """``apply_action`` under the current answerer."""
     if state.result is not None:
