@@ -156,6 +156,15 @@ class NetShell(Shell):
                 return
         self._post(fe.Host())
 
+    def refused(self, why: str) -> None:
+        """As ``Shell.refused``; on the lobby or setup screen, on its message line."""
+        say = getattr(self.screen, "say", None)
+        if say is not None and self.options is None and self.editor is None:
+            say(why, error=True)
+            self.dirty = True
+            return
+        super().refused(why)
+
     def _do_quit(self) -> None:
         self.close_bridge()
         super()._do_quit()
@@ -373,6 +382,7 @@ class NetShell(Shell):
             self.surface.fill((24, 26, 30))
             self.manager.draw_ui(self.surface)
             self.dirty, self.drew = False, True
+            self.driver.dirty = False      # the scene is not shown: no redraw for it until it is
             return
         super().draw()
 
