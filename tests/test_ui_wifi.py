@@ -14,6 +14,7 @@ os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import random
+import socket
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -393,3 +394,77 @@ def test_a_draw_offered_in_the_window_and_accepted_ends_the_game_drawn(windows: 
     assert overs[0].reason == overs[1].reason and overs[0].state_hash == overs[1].state_hash  # type: ignore
     for w in both:
         assert w.scene._title().startswith("Game over: Draw")
+
+
+def _connect_by_address(guest: Window, host: Window, port: int) -> None:
+    """The guest types the host's host:port in its lobby and presses Connect to address."""
+    for w in (host, guest):
+        if not isinstance(w.shell.screen, LobbyScreen):
+            w.press(w.shell.screen.buttons["wifi"])
+    until((host, guest), lambda: host.lobby.me is not None and host.lobby.me.port == port, "the host's port")
+    if guest.lobby.address.get_text() != f"127.0.0.1:{port}":      # still typed from the last try
+        guest.click(guest.lobby.address.rect.center)
+        guest.type(f"127.0.0.1:{port}")
+    guest.press(guest.lobby.connect_address)
+
+
+def test_a_paired_laptop_is_not_asked_again_and_another_identity_is_refused_with_forget(
+        tmp_path: Path) -> None:
+    """Issue 9 item 3 (04/U59): the first contact shows the code and both confirm; the same laptop
+    coming back is connected without a code; a reinstalled laptop (another identity) at the
+    remembered address is refused with a warning and a Forget button, and after Forget the next
+    connection pairs again with a code."""
+    pygame.init()
+    pygame.display.set_mode((LAYOUT.width, LAYOUT.height))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+
+    def alice_laptop(folder: str) -> Window:
+        w = Window(tmp_path / folder, "Alice")
+        w.cfg = replace(w.cfg, port=port)            # the laptop listens where Bob remembers it
+        return w
+
+    alice, bob = alice_laptop("first"), Window(tmp_path, "Bob")
+    opened = [alice, bob]
+    try:
+        _connect_by_address(bob, alice, port)
+        until((alice, bob), lambda: all(w.lobby.dialog_kind == "code" for w in (alice, bob)), "the code on both")
+        for w in (alice, bob):
+            w.press(w.lobby.dialog_buttons["yes"])
+        until((alice, bob), lambda: all(isinstance(w.shell.screen, SetupScreen) for w in (alice, bob)), "setup")
+        assert [p.fingerprint for p in PeerStore(bob.data_dir).all()] == [alice.fp]
+
+        for w in (alice, bob):                       # both windows closed; the same two laptops again
+            w.shell.close_bridge()
+        alice, bob = alice_laptop("first"), Window(tmp_path, "Bob")
+        opened += [alice, bob]
+        assert (alice.fp, bob.fp) == (opened[0].fp, opened[1].fp)
+        _connect_by_address(bob, alice, port)
+        until((alice, bob), lambda: all(isinstance(w.shell.screen, SetupScreen) for w in (alice, bob)),
+              "setup without a code")
+        assert not any(isinstance(e, fe.PairingCode) for e in bob.shell.seen + alice.shell.seen)
+
+        for w in (alice, bob):                       # Alice's laptop reinstalled: another identity
+            w.shell.close_bridge()
+        old = alice.fp
+        alice, bob = alice_laptop("reinstalled"), Window(tmp_path, "Bob")
+        opened += [alice, bob]
+        assert alice.fp != old
+        _connect_by_address(bob, alice, port)
+        until((alice, bob), lambda: bob.lobby.dialog_kind == "identity", "the warning on Bob's screen")
+        text = bob.lobby.dialog_text.html_text      # type: ignore[union-attr]
+        assert "another identity" in text and "refused" in text.lower()
+        assert not any(isinstance(w.shell.screen, SetupScreen) for w in (alice, bob))
+        assert [p.fingerprint for p in PeerStore(bob.data_dir).all()] == [old]      # nothing re-pinned
+        bob.press(bob.lobby.dialog_buttons["forget"])
+        until((alice, bob), lambda: PeerStore(bob.data_dir).all() == [], "the old pin forgotten")
+
+        _connect_by_address(bob, alice, port)      # pairs again, with a code on both screens
+        until((alice, bob), lambda: all(w.lobby.dialog_kind == "code" for w in (alice, bob)), "a code again")
+        assert alice.lobby.code is not None and bob.lobby.code is not None
+        assert alice.lobby.code.code == bob.lobby.code.code
+    finally:
+        for w in opened:
+            w.shell.close_bridge()
+        pygame.quit()
