@@ -468,3 +468,35 @@ def test_a_paired_laptop_is_not_asked_again_and_another_identity_is_refused_with
         for w in opened:
             w.shell.close_bridge()
         pygame.quit()
+
+
+def test_a_move_time_limit_is_asked_for_and_agreed_in_the_window(windows: tuple[Window, Window]) -> None:
+    """Issue 9 item 7 (`wec host --request move_time_limit=60` in the window; docs/rulings.md N-4,
+    04/U61): Bob picks "Move time limit" in the rule list and types 60; Alice's screen asks her in
+    words and she approves; the agreed rules on both say it, and so does the notice at the start."""
+    alice, bob = windows
+    both = (alice, bob)
+    _lobby_and_pairing(alice, bob)
+    bob.pick(bob.setup.option, "Move time limit")
+    assert bob.setup.value.get_text() == "0"                   # the standard: no limit
+    bob.click(bob.setup.value.rect.center)
+    bob.key(pygame.K_END)
+    bob.key(pygame.K_BACKSPACE)
+    bob.type("60")
+    bob.press(bob.setup.request)
+    until(both, lambda: alice.setup.dialog is not None, "Bob's request on Alice's screen")
+    assert "Move time limit: 60 s (standard: no limit)" in alice.setup.dialog_text.html_text
+    alice.press(alice.setup.approve)
+    until(both, lambda: any(a.accepted for a in bob.setup.answers), "the approval on Bob's screen")
+    assert bob.setup.answers[-1].changes == (("move_time_limit", 60),)
+    for w in both:
+        w.press(w.setup.white)
+        w.press(w.setup.gov_button)
+    until(both, lambda: all(w.setup.setup is not None and w.setup.setup.ready for w in both), "ready on both")
+    for w in both:
+        assert "Move time limit: 60 s" in w.setup.agreed.html_text
+        w.press(w.setup.finish)
+    until(both, lambda: all(w.shell.net_session is not None for w in both), "the board on both")
+    for w in both:
+        notice = w.shell.notice
+        assert notice is not None and "Move time limit: 60 s" in notice.text_block.html_text

@@ -20,6 +20,7 @@ from pygame_gui.windows import UIMessageWindow
 from engine import api
 from net import frontend as fe
 from net.licence import LicenceError
+from net.negotiation import NET_OPTIONS
 
 from .app import next_events
 from .home_screen import HomeScreen
@@ -281,6 +282,7 @@ class NetShell(Shell):
         lines = [f"You play <b>{ev.colour.capitalize()}</b> against {self.peer_name}."]
         if self.agreed is not None:
             changed = [(k, v) for k, v in self.agreed.changed if not k.startswith("gov_")]
+            changed += self._net_options_agreed()
             lines.append("Rules changed from the standard game: " + (change_words(tuple(changed)) if changed
                                                                     else "none"))
             govs = dict(self.agreed.options)
@@ -297,6 +299,12 @@ class NetShell(Shell):
                              tool_tip_text="during your turn (RUL-53)"),
             "resign": UIButton(pygame.Rect(self.lay.width - 140, y, 120, 30), "Resign", self.manager,
                                tool_tip_text="during your turn (RUL-53)")}
+
+    def _net_options_agreed(self) -> list[tuple[str, Any]]:
+        """The network game's own options agreed in setup (a move time limit), from the last
+        setup the bridge reported (``RulesAgreed`` lists the engine's options only)."""
+        last = next((ev for ev in reversed(self.seen) if isinstance(ev, fe.SetupChanged)), None)
+        return [] if last is None else [(k, v) for k, v in last.options if k in NET_OPTIONS]
 
     def _undo_dialog(self, ev: fe.UndoRequested) -> None:
         session = self.net_session
