@@ -32,6 +32,7 @@ from net.bridge import BridgeConfig, NetBridge
 from net.peers import PeerStore
 from net_helpers import FAST, make_cfg
 from ui import choices
+from ui.home_screen import HomeScreen
 from ui.layout import LAYOUT, cell_rect
 from ui.lobby_screen import LobbyScreen, peer_words
 from ui.net_session import LAST_ACTION_COLOUR, NetGameScene
@@ -500,3 +501,20 @@ def test_a_move_time_limit_is_asked_for_and_agreed_in_the_window(windows: tuple[
     for w in both:
         notice = w.shell.notice
         assert notice is not None and "Move time limit: 60 s" in notice.text_block.html_text
+
+
+def test_back_leaves_the_lobby_and_the_network(windows: tuple[Window, Window]) -> None:
+    """04/U59: a player who opened the lobby can go back: Bob presses Back to the home screen;
+    his window shows the home screen with no network running (no hosting, no discovery), and
+    Alice's PEERS no longer lists him; Play over WiFi opens the lobby again and he is listed again."""
+    alice, bob = windows
+    both = (alice, bob)
+    for w in both:
+        w.press(w.shell.screen.buttons["wifi"])
+    until(both, lambda: any(p.fingerprint == bob.fp for p in alice.lobby.peers), "Bob under Alice's PEERS")
+    bob.press(bob.lobby.back)
+    assert isinstance(bob.shell.screen, HomeScreen) and bob.shell.bridge is None
+    until(both, lambda: not any(p.fingerprint == bob.fp for p in alice.lobby.peers), "Bob gone from PEERS")
+    bob.press(bob.shell.screen.buttons["wifi"])
+    assert isinstance(bob.shell.screen, LobbyScreen) and bob.shell.bridge is not None
+    until(both, lambda: any(p.fingerprint == bob.fp and p.hosting for p in alice.lobby.peers), "Bob listed again")

@@ -19,7 +19,10 @@ from pygame_gui.elements import UIButton, UILabel, UIPanel, UITextBox, UITextEnt
 
 from net import frontend as fe
 
-__all__ = ["LobbyScreen", "peer_words"]
+__all__ = ["LobbyScreen", "peer_words", "LEAVE"]
+
+#: what ``ui_event`` returns for the Back button: leave WiFi play (no hosting, no discovery)
+LEAVE = "leave"
 
 _ROW = 40
 
@@ -51,6 +54,8 @@ class LobbyScreen:
         self.connect = UIButton(pygame.Rect(x, y + 330, 200, 34), "Connect", manager)
         self.connect.disable()
         self.rescan = UIButton(pygame.Rect(x + 210, y + 330, 200, 34), "Discover again", manager)
+        self.back = UIButton(pygame.Rect(x + 420, y + 330, 240, 34), "Back to the home screen", manager,
+                             tool_tip_text="stop waiting for a guest and leave the network")
         self.labels.append(UILabel(pygame.Rect(x + half + 20, y + 206, half - 20, 26),
                                    "Or type the other laptop's address (host:port):", manager))
         self.address = UITextEntryLine(pygame.Rect(x + half + 20, y + 236, 300, 34), manager)
@@ -174,7 +179,7 @@ class LobbyScreen:
     # -- pygame-gui events ----------------------------------------------------------------------
 
     def ui_event(self, e: pygame.event.Event) -> list[Any]:
-        """A widget event in; the bridge commands it means out (in order)."""
+        """A widget event in; the bridge commands it means out (in order), or ``[LEAVE]``."""
         if e.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and e.ui_element is self.address:
             return self._join_address()
         if e.type != pygame_gui.UI_BUTTON_PRESSED:
@@ -201,6 +206,8 @@ class LobbyScreen:
             return self._join_address()
         if e.ui_element is self.rescan:
             return [fe.Rescan()]
+        if e.ui_element is self.back:
+            return [LEAVE]
         return []
 
     def _join_address(self) -> list[Any]:
@@ -228,7 +235,7 @@ class LobbyScreen:
         self.close_dialog()
         for b in self.peer_buttons.values():
             b.kill()
-        for element in (self.title, self.me_box, self.empty, self.connect, self.rescan, self.address,
+        for element in (self.title, self.me_box, self.empty, self.connect, self.rescan, self.back, self.address,
                         self.connect_address, self.message, self.diagnosis, *self.labels):
             element.kill()
 

@@ -26,7 +26,7 @@ from .app import next_events
 from .home_screen import HomeScreen
 from .layout import LAYOUT, Layout
 from .licence_screen import ACTIVATED, BACK, Activation, LicenceScreen
-from .lobby_screen import LobbyScreen
+from .lobby_screen import LEAVE, LobbyScreen
 from .menu_bar import BAR_HEIGHT
 from .menus import MenuContext
 from .net_session import NetSession
@@ -380,6 +380,10 @@ class NetShell(Shell):
                     self.open_home()
             else:
                 for command in self.screen.ui_event(e):
+                    if command == LEAVE:
+                        self.close_bridge()          # no more hosting or discovery: home
+                        self.open_home()
+                        break
                     self._post(command)
             return True
         return super()._widget_event(e)
