@@ -132,3 +132,54 @@ def test_a_greyed_menu_item_shows_why_in_its_tooltip_and_when_clicked(screen: py
     assert isinstance(scene, GameScene)
     assert scene.status.startswith("competitive games have no undo") and scene.error
     assert shell.session.state is state                              # nothing undone
+
+
+def test_closing_the_window_quits_from_every_screen(screen: pygame.Surface) -> None:
+    """The window manager's close button (pygame.QUIT; SDL also turns SIGTERM into it) ends the
+    program on the home screen, the options screen, the editor and the game alike (it used to
+    be swallowed by every screen but the game)."""
+    def home() -> Shell:
+        return NetShell(Session(api.new_game()), screen)
+
+    def options() -> Shell:
+        shell = home()
+        choose(shell, "File", "new")
+        assert shell.options is not None
+        return shell
+
+    def editor() -> Shell:
+        shell = Shell(Session(api.new_game()), screen)
+        choose(shell, "File", "editor")
+        assert shell.editor is not None
+        return shell
+
+    def game() -> Shell:
+        return Shell(Session(api.new_game()), screen)
+
+    for make in (home, options, editor, game):
+        shell = make()
+        frame(shell)
+        assert shell.running
+        frame(shell, [pygame.event.Event(pygame.QUIT)])
+        assert not shell.running, make.__name__
+
+
+def test_a_real_wec_window_process_ends_on_sigterm(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A real ``wec window --headless --control`` process on its home screen (its first screen
+    model read back) ends with status 0 when told to terminate (SDL turns SIGTERM into QUIT)."""
+    import json
+    import signal
+    import subprocess
+    import sys
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", WEC_DATA_DIR=str(tmp_path))
+    proc = subprocess.Popen([sys.executable, "-m", "wec_p2p.cli", "window", "--headless", "--control"], env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert proc.stdout is not None
+        assert json.loads(proc.stdout.readline())["screen"] == "home"
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

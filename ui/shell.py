@@ -161,6 +161,9 @@ class Shell:
         """One event: shortcut, widget, menu command or the game scene."""
         if e.type == COMPUTER_EVENT:
             return                        # only a wake-up: ``_computer`` ran this frame
+        if e.type == pygame.QUIT:         # the window's close button (or SIGTERM), on every screen
+            self.command("quit")
+            return
         if e.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN) and \
                 isinstance(self.session, Session) and self.session.thinking:
             self.inputs_while_thinking += 1        # answered although the computer thinks
