@@ -506,7 +506,8 @@ def test_a_move_time_limit_is_asked_for_and_agreed_in_the_window(windows: tuple[
 def test_back_leaves_the_lobby_and_the_network(windows: tuple[Window, Window]) -> None:
     """04/U59: a player who opened the lobby can go back: Bob presses Back to the home screen;
     his window shows the home screen with no network running (no hosting, no discovery), and
-    Alice's PEERS no longer lists him; Play over WiFi opens the lobby again and he is listed again."""
+    Alice's PEERS no longer lists him; File > Play over WiFi (04/U11) opens the lobby again and he
+    is listed again."""
     alice, bob = windows
     both = (alice, bob)
     for w in both:
@@ -515,6 +516,7 @@ def test_back_leaves_the_lobby_and_the_network(windows: tuple[Window, Window]) -
     bob.press(bob.lobby.back)
     assert isinstance(bob.shell.screen, HomeScreen) and bob.shell.bridge is None
     until(both, lambda: not any(p.fingerprint == bob.fp for p in alice.lobby.peers), "Bob gone from PEERS")
-    bob.press(bob.shell.screen.buttons["wifi"])
+    bob.click(bob.shell.menu.title_rect("File").center)          # 04/U11: File > Play over WiFi
+    bob.click(bob.shell.menu.item_rect("wifi").center)
     assert isinstance(bob.shell.screen, LobbyScreen) and bob.shell.bridge is not None
     until(both, lambda: any(p.fingerprint == bob.fp and p.hosting for p in alice.lobby.peers), "Bob listed again")
