@@ -520,3 +520,41 @@ def test_back_leaves_the_lobby_and_the_network(windows: tuple[Window, Window]) -
     bob.click(bob.shell.menu.item_rect("wifi").center)
     assert isinstance(bob.shell.screen, LobbyScreen) and bob.shell.bridge is not None
     until(both, lambda: any(p.fingerprint == bob.fp and p.hosting for p in alice.lobby.peers), "Bob listed again")
+
+
+def test_a_refused_connection_is_said_in_the_lobby_which_waits_for_a_guest_again(
+        windows: tuple[Window, Window], tmp_path: Path) -> None:
+    """04/U59, 04/U62: Alice and Bob start a game, and both windows close; Bob's record of it is
+    lost, so the two laptops hold different unfinished games and the connection is refused. Bob's
+    lobby says why in words (it used to say nothing) and his laptop waits for a guest again."""
+    alice, bob = windows
+    both = (alice, bob)
+    _lobby_and_pairing(alice, bob)
+    for w in both:
+        w.press(w.setup.white)
+        w.press(w.setup.gov_button)
+    until(both, lambda: all(w.setup.setup is not None and w.setup.setup.ready for w in both), "ready on both")
+    for w in both:
+        w.press(w.setup.finish)
+    until(both, lambda: all(w.shell.net_session is not None for w in both), "the board on both")
+    for w in both:
+        w.shell.close_bridge()
+    lost = list((bob.data_dir / "games").glob("active-*.wal"))
+    assert len(lost) == 1
+    lost[0].unlink()                                    # Bob's laptop lost its record of the game
+    alice, bob = Window(tmp_path, "Alice"), Window(tmp_path, "Bob")
+    both = (alice, bob)
+    try:
+        for w in both:
+            w.press(w.shell.screen.buttons["wifi"])
+        until(both, lambda: any(p.fingerprint == alice.fp and p.hosting for p in bob.lobby.peers), "Alice listed")
+        bob.press(_peer_button(bob, alice.fp))
+        bob.press(bob.lobby.connect)
+        until(both, lambda: bob.lobby.message.text.startswith("Problem: not connected"), "the refusal said")
+        assert "different unfinished games" in bob.lobby.message.text
+        assert isinstance(bob.shell.screen, LobbyScreen) and bob.shell.net_session is None
+        mark = max(i for i, e in enumerate(bob.shell.seen) if isinstance(e, fe.SessionEnded))
+        until(both, lambda: any(isinstance(e, fe.Hosting) for e in bob.shell.seen[mark:]), "Bob hosting again")
+    finally:
+        for w in both:
+            w.shell.close_bridge()

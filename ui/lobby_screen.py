@@ -106,6 +106,8 @@ class LobbyScreen:
                          [("forget", "Forget it"), ("close", "Close")])
         elif isinstance(ev, fe.Problem):
             self.say(ev.message, error=True)
+        elif isinstance(ev, fe.SessionEnded) and ev.status != "finished":
+            self.say(f"not connected: {ev.reason or ev.status}", error=True)   # e.g. refused by the other laptop
         elif isinstance(ev, fe.CommandRefused) and isinstance(ev.command, (fe.Join, fe.Host, fe.ConfirmCode,
                                                                           fe.ForgetPeer)):
             self.say(ev.reason, error=True)

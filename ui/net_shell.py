@@ -252,7 +252,7 @@ class NetShell(Shell):
             self._close_screen()
             self.screen = SetupScreen(self.manager, self._rect(), self.peer_name)
             return
-        if self.joining and isinstance(ev, (fe.Problem, fe.PairingFailed, fe.IdentityWarning)):
+        if self.joining and isinstance(ev, (fe.Problem, fe.PairingFailed, fe.IdentityWarning, fe.SessionEnded)):
             self.joining = False
             self._post(fe.Host())                # the join failed: be findable again
         if isinstance(ev, fe.SessionEnded) and self.lobby is None and self.setup is not None:
