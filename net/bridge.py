@@ -291,6 +291,8 @@ class NetBridge:
         elif outcome.status == "refused" and self._pinned_before is not None:
             self._pinned_before = None
             self.events.put(fe.PairingFailed(outcome.reason))
+        elif outcome.status == "refused":            # a paired peer's game refused here: say so here too
+            self.events.put(fe.Problem(f"refused the other laptop's connection: {outcome.reason}"))
 
     def _on_link(self, up: bool) -> None:
         """The driver heard link-up / link-lost: a connection finished pairing, or dropped."""

@@ -525,8 +525,8 @@ def test_back_leaves_the_lobby_and_the_network(windows: tuple[Window, Window]) -
 def test_a_refused_connection_is_said_in_the_lobby_which_waits_for_a_guest_again(
         windows: tuple[Window, Window], tmp_path: Path) -> None:
     """04/U59, 04/U62: Alice and Bob start a game, and both windows close; Bob's record of it is
-    lost, so the two laptops hold different unfinished games and the connection is refused. Bob's
-    lobby says why in words (it used to say nothing) and his laptop waits for a guest again."""
+    lost, so the two laptops hold different unfinished games and the connection is refused. Both
+    lobbies say why in words (they used to say nothing) and Bob's laptop waits for a guest again."""
     alice, bob = windows
     both = (alice, bob)
     _lobby_and_pairing(alice, bob)
@@ -552,6 +552,9 @@ def test_a_refused_connection_is_said_in_the_lobby_which_waits_for_a_guest_again
         bob.press(bob.lobby.connect)
         until(both, lambda: bob.lobby.message.text.startswith("Problem: not connected"), "the refusal said")
         assert "different unfinished games" in bob.lobby.message.text
+        until(both, lambda: alice.lobby.message.text.startswith("Problem: refused the other laptop"),
+              "the refusal said on the host's screen too")
+        assert "different unfinished games" in alice.lobby.message.text
         assert isinstance(bob.shell.screen, LobbyScreen) and bob.shell.net_session is None
         mark = max(i for i, e in enumerate(bob.shell.seen) if isinstance(e, fe.SessionEnded))
         until(both, lambda: any(isinstance(e, fe.Hosting) for e in bob.shell.seen[mark:]), "Bob hosting again")
