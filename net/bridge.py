@@ -96,6 +96,11 @@ class NetBridge:
             raise RuntimeError("the network bridge is not running")
         loop.call_soon_threadsafe(commands.put_nowait, command)
 
+    def set_new_game(self, on: bool) -> None:
+        """``--new-game`` for the connections from now on: an unfinished game with the peer that
+        connects is set aside (``NetConfig.new_game``); the window sets it for one connection."""
+        self.net.new_game = on
+
     def drain(self) -> list[Any]:
         """Every event queued since the last call, oldest first (once per frame)."""
         out: list[Any] = []

@@ -526,7 +526,9 @@ def test_a_refused_connection_is_said_in_the_lobby_which_waits_for_a_guest_again
         windows: tuple[Window, Window], tmp_path: Path) -> None:
     """04/U59, 04/U62: Alice and Bob start a game, and both windows close; Bob's record of it is
     lost, so the two laptops hold different unfinished games and the connection is refused. Both
-    lobbies say why in words (they used to say nothing) and Bob's laptop waits for a guest again."""
+    lobbies say why in words (they used to say nothing) and Bob's laptop waits for a guest again;
+    Alice sets her unfinished game aside with the lobby's button and Bob's next connection starts a
+    new game (the window's ``--new-game``, once)."""
     alice, bob = windows
     both = (alice, bob)
     _lobby_and_pairing(alice, bob)
@@ -558,6 +560,15 @@ def test_a_refused_connection_is_said_in_the_lobby_which_waits_for_a_guest_again
         assert isinstance(bob.shell.screen, LobbyScreen) and bob.shell.net_session is None
         mark = max(i for i, e in enumerate(bob.shell.seen) if isinstance(e, fe.SessionEnded))
         until(both, lambda: any(isinstance(e, fe.Hosting) for e in bob.shell.seen[mark:]), "Bob hosting again")
+        # 04/U62: Alice, who holds the unfinished game, sets it aside (`--new-game` in the window)
+        assert "--new-game" not in alice.lobby.message.text and "Set the unfinished game aside" in \
+            alice.lobby.message.text
+        alice.press(alice.lobby.afresh)
+        bob.press(_peer_button(bob, alice.fp))
+        bob.press(bob.lobby.connect)
+        until(both, lambda: all(isinstance(w.shell.screen, SetupScreen) for w in both), "setup: a new game")
+        assert len(list((alice.data_dir / "games").glob("active-*.abandoned-*"))) == 1   # kept aside
+        assert alice.shell.bridge.net.new_game is False                                  # once only
     finally:
         for w in both:
             w.shell.close_bridge()

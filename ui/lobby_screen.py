@@ -19,10 +19,13 @@ from pygame_gui.elements import UIButton, UILabel, UIPanel, UITextBox, UITextEnt
 
 from net import frontend as fe
 
-__all__ = ["LobbyScreen", "peer_words", "LEAVE"]
+__all__ = ["LobbyScreen", "peer_words", "LEAVE", "AFRESH"]
 
 #: what ``ui_event`` returns for the Back button: leave WiFi play (no hosting, no discovery)
 LEAVE = "leave"
+#: ... and for "Set the unfinished game aside": the next connection starts a new game (--new-game)
+AFRESH = "afresh"
+
 
 _ROW = 40
 
@@ -62,6 +65,10 @@ class LobbyScreen:
         self.address.set_text("")
         self.connect_address = UIButton(pygame.Rect(x + half + 330, y + 236, 200, 34), "Connect to address", manager)
         self.message = UILabel(pygame.Rect(x, y + 376, w, 26), "", manager)
+        self.afresh = UIButton(pygame.Rect(x + 670, y + 330, 330, 34), "Set the unfinished game aside", manager,
+                               tool_tip_text="the next connection with the other laptop starts a new game; "
+                               "the unfinished one is kept aside, not played on (wec host --new-game)",
+                               visible=0)
         self.diagnosis = UITextBox("", pygame.Rect(x, y + 408, w, 230), manager, visible=0)
         self.diagnosed: fe.Diagnosis | None = None
         self.dialog: UIPanel | None = None
@@ -106,14 +113,24 @@ class LobbyScreen:
                          [("forget", "Forget it"), ("close", "Close")])
         elif isinstance(ev, fe.Problem):
             self.say(ev.message, error=True)
+            self._offer_afresh(ev.message)
         elif isinstance(ev, fe.SessionEnded) and ev.status != "finished":
             self.say(f"not connected: {ev.reason or ev.status}", error=True)   # e.g. refused by the other laptop
+            self._offer_afresh(ev.reason)
         elif isinstance(ev, fe.CommandRefused) and isinstance(ev.command, (fe.Join, fe.Host, fe.ConfirmCode,
                                                                           fe.ForgetPeer)):
             self.say(ev.reason, error=True)
         else:
             return False
         return True
+
+    def _offer_afresh(self, reason: str) -> None:
+        """An unfinished game stands in the way (net.session tells a terminal player to start with
+        ``--new-game``): offer the window's way to set it aside (04/U62)."""
+        if "--new-game" in reason:
+            self.message.set_text(self.message.text.replace("start with --new-game",
+                                                            "press Set the unfinished game aside"))
+            self.afresh.show()
 
     def say(self, text: str, error: bool = False) -> None:
         """The message line under the lists."""
@@ -210,6 +227,10 @@ class LobbyScreen:
             return [fe.Rescan()]
         if e.ui_element is self.back:
             return [LEAVE]
+        if e.ui_element is self.afresh:
+            self.afresh.hide()
+            self.say("the next connection with the other laptop starts a new game: connect again")
+            return [AFRESH]
         return []
 
     def _join_address(self) -> list[Any]:
@@ -237,7 +258,7 @@ class LobbyScreen:
         self.close_dialog()
         for b in self.peer_buttons.values():
             b.kill()
-        for element in (self.title, self.me_box, self.empty, self.connect, self.rescan, self.back, self.address,
+        for element in (self.title, self.me_box, self.empty, self.connect, self.rescan, self.back, self.afresh, self.address,
                         self.connect_address, self.message, self.diagnosis, *self.labels):
             element.kill()
 

@@ -26,7 +26,7 @@ from .app import next_events
 from .home_screen import HomeScreen
 from .layout import LAYOUT, Layout
 from .licence_screen import ACTIVATED, BACK, Activation, LicenceScreen
-from .lobby_screen import LEAVE, LobbyScreen
+from .lobby_screen import AFRESH, LEAVE, LobbyScreen
 from .menu_bar import BAR_HEIGHT
 from .menus import MenuContext
 from .net_session import NetSession
@@ -248,6 +248,7 @@ class NetShell(Shell):
             self.peer_name = ev.peer_name
         if isinstance(ev, fe.Connected):
             self.joining = False
+            self.bridge.set_new_game(False)          # an unfinished game was set aside once, no more
             self.peer_name = self._name_of(ev.peer)
             self._close_screen()
             self.screen = SetupScreen(self.manager, self._rect(), self.peer_name)
@@ -384,6 +385,10 @@ class NetShell(Shell):
                         self.close_bridge()          # no more hosting or discovery: home
                         self.open_home()
                         break
+                    if command == AFRESH:
+                        if self.bridge is not None:
+                            self.bridge.set_new_game(True)   # for the next connection only (Connected)
+                        continue
                     self._post(command)
             return True
         return super()._widget_event(e)
