@@ -64,8 +64,8 @@ class Shell:
         if not pygame.font.get_init():
             pygame.font.init()                       # pygame-gui's fonts need it
         self.manager = pygame_gui.UIManager((lay.width, lay.height))
-        self.manager.preload_fonts([{"name": "noto_sans", "point_size": 14, "style": "bold",
-                                     "antialiased": "1"}])
+        self.manager.preload_fonts([{"name": "noto_sans", "point_size": size, "style": "bold", "antialiased": "1"}
+                                    for size in (14, 24)])   # 24: the pairing code (04/U59)
         self.driver = Driver(session, surface)
         self.menu = MenuBar(self.manager, self.context())
         self.options: OptionsScreen | None = None
