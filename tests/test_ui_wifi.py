@@ -474,7 +474,8 @@ def test_a_paired_laptop_is_not_asked_again_and_another_identity_is_refused_with
 def test_a_move_time_limit_is_asked_for_and_agreed_in_the_window(windows: tuple[Window, Window]) -> None:
     """Issue 9 item 7 (`wec host --request move_time_limit=60` in the window; docs/rulings.md N-4,
     04/U61): Bob picks "Move time limit" in the rule list and types 60; Alice's screen asks her in
-    words and she approves; the agreed rules on both say it, and so does the notice at the start."""
+    words and she approves; the agreed rules on both say it, and so does the notice at the start;
+    during the game the countdown is shown on both boards and starts afresh after each action."""
     alice, bob = windows
     both = (alice, bob)
     _lobby_and_pairing(alice, bob)
@@ -501,6 +502,23 @@ def test_a_move_time_limit_is_asked_for_and_agreed_in_the_window(windows: tuple[
     for w in both:
         notice = w.shell.notice
         assert notice is not None and "Move time limit: 60 s" in notice.text_block.html_text
+        w.press(notice.dismiss_button)
+    by_colour = {w.shell.net_session.colour: w for w in both}   # type: ignore[union-attr]
+    black, white = by_colour["black"], by_colour["white"]
+    until(both, lambda: black.scene.clock.startswith("move time limit: you have"), "Black's countdown")
+    until(both, lambda: white.scene.clock.startswith("move time limit: Black has"), "Black's clock on White's")
+
+    def left(w: Window) -> int:
+        return int(w.scene.clock.split(" has " if " has " in w.scene.clock else " have ")[1].split(" s ")[0])
+    assert left(black) <= 60
+    until(both, lambda: left(black) < 60, "the countdown running")            # drawn again as it runs
+    started = black.shell.net_session.clock_from                      # type: ignore[union-attr]
+    move, clicks = _clicks_for(black.scene, random.Random(3))
+    for pos in clicks:
+        black.click(pos)
+    until(both, lambda: white.shell.net_session.last is not None, "the move on White's screen")  # type: ignore
+    until(both, lambda: black.shell.net_session.clock_from != started,     # type: ignore[union-attr]
+          "a fresh clock for Black's next action")
 
 
 def test_back_leaves_the_lobby_and_the_network(windows: tuple[Window, Window]) -> None:

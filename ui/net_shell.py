@@ -29,7 +29,7 @@ from .licence_screen import ACTIVATED, BACK, Activation, LicenceScreen
 from .lobby_screen import AFRESH, LEAVE, LobbyScreen
 from .menu_bar import BAR_HEIGHT
 from .menus import MenuContext
-from .net_session import NetSession
+from .net_session import NetGameScene, NetSession
 from .option_words import describe_option, value_words
 from .scenes import SIDE_NAME
 from .session import Session
@@ -210,7 +210,18 @@ class NetShell(Shell):
     def pump(self, events: list[pygame.event.Event] | None = None, dt: float = 0.0) -> bool:
         """One frame: the bridge's events first, then the window's (``Shell.pump``)."""
         self.net_tick()
+        self._tick_clock()
         return super().pump(events, dt)
+
+    def _tick_clock(self) -> None:
+        """The move time limit's countdown: drawn again when its whole seconds change (N-4)."""
+        session, scene = self.net_session, self.driver.scene
+        if session is None or not session.move_limit or not isinstance(scene, NetGameScene):
+            return
+        words = session.clock_words()
+        if words != scene.clock:
+            scene.clock = words
+            self.driver.dirty = True
 
     def net_tick(self) -> None:
         """Take every event the network side has queued (never waits)."""
@@ -278,6 +289,7 @@ class NetShell(Shell):
         """The game begins: the board for our colour, and the agreed rules shown (04/U61)."""
         self._close_screen()
         self.driver.session = NetSession(self.bridge, ev.colour, ev.view)
+        self.driver.session.move_limit = int(dict(self._net_options_agreed()).get("move_time_limit", 0))
         self.driver.refresh(status=f"you play {ev.colour.capitalize()}; Black moves first (04/U61)")
         self.menu.set_context(self.context())
         lines = [f"You play <b>{ev.colour.capitalize()}</b> against {self.peer_name}."]
