@@ -79,7 +79,7 @@ class NetGameScene(GameScene):
         if self.clock:
             y = self.lay.board_y + self.lay.board_size + 54
             surface.blit(theme.text(18, theme.fit(18, self.clock, self.lay.panel_x - self.lay.board_x - 8),
-                                    theme.ERROR if self.clock.startswith("you") else theme.TEXT),
+                                    theme.ERROR if " you have " in self.clock else theme.TEXT),
                          (self.lay.board_x, y))
         return drawn
 
