@@ -590,3 +590,37 @@ def test_a_refused_connection_is_said_in_the_lobby_which_waits_for_a_guest_again
     finally:
         for w in both:
             w.shell.close_bridge()
+
+
+def test_peers_rows_say_the_name_warnings_and_how_many_are_not_shown(tmp_path: Path) -> None:
+    """04/U59 with issue 10 item 3 (names are claims): a PEERS row says when another laptop uses
+    the same name and when a laptop uses a paired laptop's name with another identity (possible
+    impostor); with more laptops than rows the lobby says how many are not shown and what to do.
+    The lobby is fed the bridge's PeersChanged events as the bridge sends them."""
+    pygame.init()
+    surface = pygame.display.set_mode((LAYOUT.width, LAYOUT.height))
+    try:
+        shell = NetShell(Session(engine.new_game()), surface)
+        shell.command("wifi")                            # no network here: the lobby alone
+        lobby = shell.lobby
+        assert lobby is not None
+        me = fe.Me("Me", "f" * 64, ("192.168.1.5",))
+        twins = (fe.LobbyPeer("a", "Ann", "a" * 64, "new", True, "192.168.1.6:4100", same_name=True),
+                 fe.LobbyPeer("b", "Ann", "b" * 64, "new", True, "192.168.1.7:4100", same_name=True),
+                 fe.LobbyPeer("c", "Bob", "c" * 64, "new", True, "192.168.1.8:4100", not_pinned_as="d" * 64))
+        lobby.on_event(fe.PeersChanged(twins, me))
+        shell.pump([], 0.05)
+        texts = [b.text for b in lobby.peer_buttons.values()]
+        assert texts[0].endswith("· name used twice") and texts[0].startswith("Ann   aaaa")
+        assert texts[2].endswith("· NOT your paired Bob")
+        tip = lobby.peer_buttons["c"].tool_tip_text
+        assert "dddddddddddddddd" in tip and "possible impostor" in tip
+        assert lobby.more.text == ""
+        many = tuple(fe.LobbyPeer(f"k{i}", f"Laptop {i}", f"{i:x}" * 64, "new", True, f"10.0.0.{i}:4100")
+                     for i in range(1, 10))
+        lobby.on_event(fe.PeersChanged(many, me))
+        shell.pump([], 0.05)
+        assert len(lobby.peer_buttons) == 6
+        assert lobby.more.text.startswith("… and 3 more: type the address")
+    finally:
+        pygame.quit()

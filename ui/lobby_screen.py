@@ -28,11 +28,15 @@ AFRESH = "afresh"
 
 
 _ROW = 40
+_SHOWN = 6          # PEERS rows that fit above the buttons
 
 
 def peer_words(p: fe.LobbyPeer) -> str:
-    """One PEERS row: name, short fingerprint, state (and whether it waits for a guest)."""
-    return f"{p.name}   {p.short_fp}   {p.state}" + ("   · waiting for a guest" if p.hosting else "")
+    """One PEERS row: name, short fingerprint, state, whether it waits for a guest, and the name
+    warnings of issue 10 item 3 (names are claims: compare the fingerprint with the other screen)."""
+    return (f"{p.name}   {p.short_fp}   {p.state}" + ("   · waiting for a guest" if p.hosting else "")
+            + ("   · name used twice" if p.same_name else "")
+            + (f"   · NOT your paired {p.name}" if p.not_pinned_as else ""))
 
 
 class LobbyScreen:
@@ -54,6 +58,7 @@ class LobbyScreen:
         self.me_box = UITextBox("looking for this laptop's addresses…", pygame.Rect(x + half + 20, y + 64, half - 20, 130),
                                 manager)
         self.empty = UILabel(pygame.Rect(x, y + 64, half - 10, 26), "looking for other laptops…", manager)
+        self.more = UILabel(pygame.Rect(x, y + 64 + _SHOWN * _ROW - 2, half - 10, 24), "", manager)
         self.connect = UIButton(pygame.Rect(x, y + 330, 200, 34), "Connect", manager)
         self.connect.disable()
         self.rescan = UIButton(pygame.Rect(x + 210, y + 330, 200, 34), "Discover again", manager)
@@ -144,15 +149,18 @@ class LobbyScreen:
             b.kill()
         self.peer_buttons = {}
         x, y = self.rect.x, self.rect.y + 64
-        for i, p in enumerate(peers[:6]):
+        for i, p in enumerate(peers[:_SHOWN]):
             button = UIButton(pygame.Rect(x, y + i * _ROW, self.rect.width // 2 - 10, _ROW - 4), peer_words(p),
-                              self.manager, tool_tip_text=f"fingerprint {p.fingerprint}<br>address {p.address}")
+                              self.manager, tool_tip_text=f"fingerprint {p.fingerprint}<br>address {p.address}" + _warning(p))
             if p.key == self.selected:
                 button.select()
             self.peer_buttons[p.key] = button
         if self.selected not in self.peer_buttons:
             self.selected = None
         self.empty.set_text("" if peers else "looking for other laptops…")
+        hidden = len(peers) - _SHOWN
+        self.more.set_text(f"… and {hidden} more: type the address of the one you want (shown under ME on "
+                           "its screen)" if hidden > 0 else "")
         if peers:
             self.diagnosis.hide()
         self._connectable()
@@ -258,9 +266,21 @@ class LobbyScreen:
         self.close_dialog()
         for b in self.peer_buttons.values():
             b.kill()
-        for element in (self.title, self.me_box, self.empty, self.connect, self.rescan, self.back, self.afresh, self.address,
+        for element in (self.title, self.me_box, self.empty, self.more, self.connect, self.rescan, self.back,
+                        self.afresh, self.address,
                         self.connect_address, self.message, self.diagnosis, *self.labels):
             element.kill()
+
+
+def _warning(p: fe.LobbyPeer) -> str:
+    """The name warnings in full, for the row's tooltip."""
+    out = ""
+    if p.same_name:
+        out += "<br>another laptop advertises the same name: compare the fingerprint with its screen"
+    if p.not_pinned_as:
+        out += (f"<br>the {_escape(p.name)} you paired with has fingerprint {p.not_pinned_as[:16]}; this one has "
+                f"another identity: possible impostor")
+    return out
 
 
 def _escape(text: str) -> str:
