@@ -274,6 +274,7 @@ def test_two_windows_pair_negotiate_play_undo_and_finish_over_wifi(windows: tupl
         if not session.view.turn or not session.view.turn.actions:      # the turn's Move, by two clicks
             before = len(other.shell.net_session.turns) + len(other.shell.net_session.this_turn)
             move, (src, dst) = _clicks_for(mover.scene, rng)
+            before_move = mover.shell.net_session.view      # what the mover saw: the enemies it takes
             mover.click(src)
             assert mover.scene.selection is not None
             mover.click(dst)
@@ -283,7 +284,7 @@ def test_two_windows_pair_negotiate_play_undo_and_finish_over_wifi(windows: tupl
             until(both, lambda: other.shell.net_session.last is not None and     # type: ignore[union-attr]
                   other.shell.net_session.last[0] == sent, "the move on the other screen")
             action = engine.parse_action(sent)
-            assert other.scene.last_words.endswith(describe(action, other.scene.view))
+            assert other.scene.last_words.endswith(describe(action, before_move))
             cell = cell_rect(*choices.target_cell(action), other.scene.view.player)
             other.shell.dirty = True
             other.frame()
@@ -505,8 +506,8 @@ def test_a_move_time_limit_is_asked_for_and_agreed_in_the_window(windows: tuple[
         w.press(notice.dismiss_button)
     by_colour = {w.shell.net_session.colour: w for w in both}   # type: ignore[union-attr]
     black, white = by_colour["black"], by_colour["white"]
-    until(both, lambda: black.scene.clock.startswith("move time limit: you have"), "Black's countdown")
-    until(both, lambda: white.scene.clock.startswith("move time limit: Black has"), "Black's clock on White's")
+    until(both, lambda: black.scene.clock.startswith("you have"), "Black's countdown")
+    until(both, lambda: white.scene.clock.startswith("Black has"), "Black's clock on White's")
 
     def left(w: Window) -> int:
         return int(w.scene.clock.split(" has " if " has " in w.scene.clock else " have ")[1].split(" s ")[0])
@@ -624,3 +625,39 @@ def test_peers_rows_say_the_name_warnings_and_how_many_are_not_shown(tmp_path: P
         assert lobby.more.text.startswith("… and 3 more: type the address")
     finally:
         pygame.quit()
+
+
+def test_the_peers_move_onto_its_own_piece_takes_nothing_in_words(windows: tuple[Window, Window]) -> None:
+    """04/U71 words (issue 12 item 3) for the peer's action (issue 9 item 5): Black moves a piece
+    onto a square its own piece shares (RUL-24); White's screen writes the move without "takes"
+    (it used to list Black's own pieces there as taken: the words were read from White's view
+    after the move), and White's history line says the same words as Black's."""
+    alice, bob = windows
+    both = (alice, bob)
+    _lobby_and_pairing(alice, bob)
+    for w in both:
+        w.press(w.setup.white)
+        w.press(w.setup.gov_button)
+    until(both, lambda: all(w.setup.setup is not None and w.setup.setup.ready for w in both), "ready on both")
+    for w in both:
+        w.press(w.setup.finish)
+    until(both, lambda: all(w.shell.net_session is not None for w in both), "the board on both")
+    for w in both:
+        w.press(w.shell.notice.dismiss_button)            # type: ignore[union-attr]
+    by_colour = {w.shell.net_session.colour: w for w in both}   # type: ignore[union-attr]
+    black, white = by_colour["black"], by_colour["white"]
+    until(both, lambda: bool(black.scene.actions), "Black to move")
+    own = {(p.row, p.col, p.level) for p in black.scene.view.own}
+    onto_own = [a for a in black.scene.actions if isinstance(a, Move) and (a.row, a.col, a.level) in own
+                and choices.actions_to(choices.actions_from(black.scene.actions, choices.source_cell(a), False),
+                                       choices.target_cell(a)) == [a]]
+    assert onto_own, "no Move onto a square Black's own piece holds"
+    move = onto_own[0]
+    for cell in (choices.source_cell(move), choices.target_cell(move)):
+        black.click(cell_rect(*cell, "B").center)
+    until(both, lambda: white.shell.net_session.last is not None, "the move on White's screen")  # type: ignore
+    words = white.shell.net_session.last[1]                  # type: ignore[union-attr]
+    assert "takes" not in words and words == describe(move)       # the move's words, nothing taken
+    until(both, lambda: bool(black.shell.net_session.this_turn), "the move in Black's history")  # type: ignore
+    assert white.shell.net_session.this_turn == black.shell.net_session.this_turn   # type: ignore[union-attr]
+

@@ -27,7 +27,7 @@ from net import frontend as fe
 from . import choices, theme
 from .layout import LAYOUT, Layout, cell_rect
 from .scenes import SIDE_NAME, GameScene
-from .words import describe
+from .words import describe, split_rule
 
 __all__ = ["NetSession", "NetGameScene", "COLOUR_SIDE", "LAST_ACTION_COLOUR"]
 
@@ -72,15 +72,15 @@ class NetGameScene(GameScene):
         drawn = super().draw(surface)
         for row, col in self.last_cells:
             pygame.draw.rect(surface, LAST_ACTION_COLOUR, cell_rect(row, col, self.view.player, self.lay), 3)
-        if self.last_words:
-            y = self.lay.board_y + self.lay.board_size + 32
+        if self.last_words:                    # under the status line and its details line, if any
+            y = self.lay.board_y + self.lay.board_size + (52 if split_rule(self.status)[1] else 32)
             text = theme.fit(18, "Last: " + self.last_words, self.lay.panel_x - self.lay.board_x - 8)
             surface.blit(theme.text(18, text, LAST_ACTION_COLOUR), (self.lay.board_x, y))
-        if self.clock:
-            y = self.lay.board_y + self.lay.board_size + 54
-            surface.blit(theme.text(18, theme.fit(18, self.clock, self.lay.panel_x - self.lay.board_x - 8),
-                                    theme.ERROR if " you have " in self.clock else theme.TEXT),
-                         (self.lay.board_x, y))
+        if self.clock:                         # under End Turn, left of the small boards
+            x, y = self.lay.panel_x, self.lay.board_y + 34
+            surface.blit(theme.text(18, self.clock, theme.ERROR if self.clock.startswith("you") else theme.TEXT),
+                         (x, y))
+            surface.blit(theme.text(16, "move time limit: the game is lost when it runs out", theme.DIM), (x, y + 22))
         return drawn
 
 
@@ -147,7 +147,7 @@ class NetSession:
         left = max(0, math.ceil(self.move_limit - (now - self.clock_from)))
         mover = self.view.side_to_move
         who = "you have" if mover == self.side else f"{SIDE_NAME[mover]} has"
-        return f"move time limit: {who} {left} s left for this action (then the game is lost on time)"
+        return f"{who} {left} s left for this action"
 
     def _over_title(self) -> str:
         if self.over is None:
@@ -218,13 +218,16 @@ class NetSession:
             self.legal = []
             self.banner = f"waiting for {SIDE_NAME[COLOUR_SIDE[ev.side]]}… ({ev.why})"
         elif isinstance(ev, fe.PeerActed):
+            # what it takes is read before it is applied: our own pieces on its square (RUL-18)
+            words = _words(ev.text, self.view._replace(seen=self.view.own))
             self.view, self.notice = ev.view, ""
             if not ev.text.startswith("END"):      # End Turn moves nothing: keep the action before it
-                self.last = (ev.text, _words(ev.text, ev.view))
-            self._record(ev.text, ev.view)
+                self.last = (ev.text, words)
+            self._record(ev.text, ev.view, words)
         elif isinstance(ev, fe.MyActionApplied):
+            words = _words(ev.text, self.view)     # the enemies we saw on its square, before it
             self.view, self.sent, self.notice = ev.view, None, ""
-            self._record(ev.text, ev.view)
+            self._record(ev.text, ev.view, words)
         elif isinstance(ev, fe.ActionRefused):
             self.sent = None
             self.notice, self.notice_error = f"refused ({ev.rule}): {ev.reason}", True
@@ -267,8 +270,7 @@ class NetSession:
             return False
         return True
 
-    def _record(self, text: str, view: PlayerView) -> None:
-        words = _words(text, view)
+    def _record(self, text: str, view: PlayerView, words: str) -> None:
         if text == "END" or text.startswith("END"):
             mover = _other(view.side_to_move) if view.result is None else view.side_to_move
             self.turns.append(f"{SIDE_NAME[mover]}: " + "; ".join(self.this_turn + ["ends the turn"]))
