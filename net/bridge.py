@@ -96,6 +96,11 @@ class NetBridge:
             raise RuntimeError("the network bridge is not running")
         loop.call_soon_threadsafe(commands.put_nowait, command)
 
+    def set_new_game(self, on: bool) -> None:
+        """``--new-game`` for the connections from now on: an unfinished game with the peer that
+        connects is set aside (``NetConfig.new_game``); the window sets it for one connection."""
+        self.net.new_game = on
+
     def drain(self) -> list[Any]:
         """Every event queued since the last call, oldest first (once per frame)."""
         out: list[Any] = []
@@ -291,6 +296,8 @@ class NetBridge:
         elif outcome.status == "refused" and self._pinned_before is not None:
             self._pinned_before = None
             self.events.put(fe.PairingFailed(outcome.reason))
+        elif outcome.status == "refused":            # a paired peer's game refused here: say so here too
+            self.events.put(fe.Problem(f"refused the other laptop's connection: {outcome.reason}"))
 
     def _on_link(self, up: bool) -> None:
         """The driver heard link-up / link-lost: a connection finished pairing, or dropped."""

@@ -65,21 +65,31 @@ def press(shell: NetShell, element: object) -> None:
     shell.pump([], 0.05)
 
 
+def type_into(shell: NetShell, field: object, text: str) -> None:
+    """Click a text field, select what it holds (Ctrl+A), delete it and type ``text``."""
+    press(shell, field)
+    for k, mod in ((pygame.K_a, pygame.KMOD_CTRL), (pygame.K_BACKSPACE, 0)):
+        shell.pump([pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=""),
+                    pygame.event.Event(pygame.KEYUP, key=k, mod=mod, unicode="")], 0.05)
+    shell.pump([pygame.event.Event(pygame.TEXTINPUT, text=ch) for ch in text], 0.05)
+    assert field.get_text() == text  # type: ignore[attr-defined]
+
+
 def test_wifi_without_a_licence_offers_activation_online_then_opens_the_lobby(
         screen: pygame.Surface, installation: Path, endpoint, vendor) -> None:  # type: ignore[no-untyped-def]
     shell = NetShell(Session(api.new_game()), screen, bridge_factory=_factory(installation, vendor.public),
                      activation=ClientActivation(installation, vendor.public))
-    shell.command("wifi")
+    press(shell, shell.screen.buttons["wifi"])  # type: ignore[union-attr]  # home: Play over WiFi
     lic = shell.screen
     assert isinstance(lic, LicenceScreen)
     assert "not activated" in lic.reason.html_text and lic.details.text == "details: not_activated"
-    lic.key.set_text("WEC-NOT-A-REAL-KEY")
-    lic.endpoint.set_text(endpoint.url)
+    type_into(shell, lic.key, "WEC-NOT-A-REAL-KEY")
+    type_into(shell, lic.endpoint, endpoint.url)
     press(shell, lic.online)
     assert isinstance(shell.screen, LicenceScreen)                    # refused: said, the screen stays
     assert shell.screen.message.text.startswith("Not done: ")
     assert not (installation / "licence.token").exists()
-    lic.key.set_text(endpoint.add_key(seats=1))
+    type_into(shell, lic.key, endpoint.add_key(seats=1))
     press(shell, lic.online)
     assert isinstance(shell.screen, LobbyScreen)                      # activated: on to the lobby
     assert shell.bridge is not None
@@ -91,16 +101,16 @@ def test_the_offline_route_request_file_then_response_file(
         screen: pygame.Surface, installation: Path, tmp_path: Path, endpoint, vendor) -> None:  # type: ignore[no-untyped-def]
     shell = NetShell(Session(api.new_game()), screen, bridge_factory=_factory(installation, vendor.public),
                      activation=ClientActivation(installation, vendor.public))
-    shell.command("wifi")
+    press(shell, shell.screen.buttons["wifi"])  # type: ignore[union-attr]  # home: Play over WiFi
     lic = shell.screen
     assert isinstance(lic, LicenceScreen)
     request, response = tmp_path / "request.json", tmp_path / "response.json"
-    lic.key.set_text(endpoint.add_key(seats=1))
-    lic.request_path.set_text(str(request))
+    type_into(shell, lic.key, endpoint.add_key(seats=1))
+    type_into(shell, lic.request_path, str(request))
     press(shell, lic.write)
     assert request.exists() and lic.message.text.startswith("Wrote ")
     licence_client.relay(request, response, endpoint=endpoint.url)    # on a connected machine
-    lic.response_path.set_text(str(response))
+    type_into(shell, lic.response_path, str(response))
     press(shell, lic.read)
     assert isinstance(shell.screen, LobbyScreen)
     shell.close_bridge()
@@ -111,7 +121,7 @@ def test_back_leaves_the_licence_screen_for_the_home_screen(
         screen: pygame.Surface, installation: Path, vendor) -> None:  # type: ignore[no-untyped-def]
     shell = NetShell(Session(api.new_game()), screen, bridge_factory=_factory(installation, vendor.public),
                      activation=ClientActivation(installation, vendor.public))
-    shell.command("wifi")
+    press(shell, shell.screen.buttons["wifi"])  # type: ignore[union-attr]  # home: Play over WiFi
     assert isinstance(shell.screen, LicenceScreen)
     press(shell, shell.screen.back)
     assert type(shell.screen).__name__ == "HomeScreen"

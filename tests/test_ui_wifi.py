@@ -14,6 +14,7 @@ os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import random
+import socket
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -31,6 +32,7 @@ from net.bridge import BridgeConfig, NetBridge
 from net.peers import PeerStore
 from net_helpers import FAST, make_cfg
 from ui import choices
+from ui.home_screen import HomeScreen
 from ui.layout import LAYOUT, cell_rect
 from ui.lobby_screen import LobbyScreen, peer_words
 from ui.net_session import LAST_ACTION_COLOUR, NetGameScene
@@ -272,6 +274,7 @@ def test_two_windows_pair_negotiate_play_undo_and_finish_over_wifi(windows: tupl
         if not session.view.turn or not session.view.turn.actions:      # the turn's Move, by two clicks
             before = len(other.shell.net_session.turns) + len(other.shell.net_session.this_turn)
             move, (src, dst) = _clicks_for(mover.scene, rng)
+            before_move = mover.shell.net_session.view      # what the mover saw: the enemies it takes
             mover.click(src)
             assert mover.scene.selection is not None
             mover.click(dst)
@@ -285,7 +288,7 @@ def test_two_windows_pair_negotiate_play_undo_and_finish_over_wifi(windows: tupl
                 continue
             assert other.shell.net_session.last is not None and other.shell.net_session.last[0] == sent
             action = engine.parse_action(sent)
-            assert other.scene.last_words.endswith(describe(action, other.scene.view))
+            assert other.scene.last_words.endswith(describe(action, before_move))
             cell = cell_rect(*choices.target_cell(action), other.scene.view.player)
             other.shell.dirty = True
             other.frame()
@@ -397,3 +400,268 @@ def test_a_draw_offered_in_the_window_and_accepted_ends_the_game_drawn(windows: 
     assert overs[0].reason == overs[1].reason and overs[0].state_hash == overs[1].state_hash  # type: ignore
     for w in both:
         assert w.scene._title().startswith("Game over: Draw")
+
+
+def _connect_by_address(guest: Window, host: Window, port: int) -> None:
+    """The guest types the host's host:port in its lobby and presses Connect to address."""
+    for w in (host, guest):
+        if not isinstance(w.shell.screen, LobbyScreen):
+            w.press(w.shell.screen.buttons["wifi"])
+    until((host, guest), lambda: host.lobby.me is not None and host.lobby.me.port == port, "the host's port")
+    if guest.lobby.address.get_text() != f"127.0.0.1:{port}":      # still typed from the last try
+        guest.click(guest.lobby.address.rect.center)
+        guest.type(f"127.0.0.1:{port}")
+    guest.press(guest.lobby.connect_address)
+
+
+def test_a_paired_laptop_is_not_asked_again_and_another_identity_is_refused_with_forget(
+        tmp_path: Path) -> None:
+    """Issue 9 item 3 (04/U59): the first contact shows the code and both confirm; the same laptop
+    coming back is connected without a code; a reinstalled laptop (another identity) at the
+    remembered address is refused with a warning and a Forget button, and after Forget the next
+    connection pairs again with a code."""
+    pygame.init()
+    pygame.display.set_mode((LAYOUT.width, LAYOUT.height))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+
+    def alice_laptop(folder: str) -> Window:
+        w = Window(tmp_path / folder, "Alice")
+        w.cfg = replace(w.cfg, port=port)            # the laptop listens where Bob remembers it
+        return w
+
+    alice, bob = alice_laptop("first"), Window(tmp_path, "Bob")
+    opened = [alice, bob]
+    try:
+        _connect_by_address(bob, alice, port)
+        until((alice, bob), lambda: all(w.lobby.dialog_kind == "code" for w in (alice, bob)), "the code on both")
+        for w in (alice, bob):
+            w.press(w.lobby.dialog_buttons["yes"])
+        until((alice, bob), lambda: all(isinstance(w.shell.screen, SetupScreen) for w in (alice, bob)), "setup")
+        assert [p.fingerprint for p in PeerStore(bob.data_dir).all()] == [alice.fp]
+
+        for w in (alice, bob):                       # both windows closed; the same two laptops again
+            w.shell.close_bridge()
+        alice, bob = alice_laptop("first"), Window(tmp_path, "Bob")
+        opened += [alice, bob]
+        assert (alice.fp, bob.fp) == (opened[0].fp, opened[1].fp)
+        _connect_by_address(bob, alice, port)
+        until((alice, bob), lambda: all(isinstance(w.shell.screen, SetupScreen) for w in (alice, bob)),
+              "setup without a code")
+        assert not any(isinstance(e, fe.PairingCode) for e in bob.shell.seen + alice.shell.seen)
+
+        for w in (alice, bob):                       # Alice's laptop reinstalled: another identity
+            w.shell.close_bridge()
+        old = alice.fp
+        alice, bob = alice_laptop("reinstalled"), Window(tmp_path, "Bob")
+        opened += [alice, bob]
+        assert alice.fp != old
+        _connect_by_address(bob, alice, port)
+        until((alice, bob), lambda: bob.lobby.dialog_kind == "identity", "the warning on Bob's screen")
+        text = bob.lobby.dialog_text.html_text      # type: ignore[union-attr]
+        assert "another identity" in text and "refused" in text.lower()
+        assert not any(isinstance(w.shell.screen, SetupScreen) for w in (alice, bob))
+        assert [p.fingerprint for p in PeerStore(bob.data_dir).all()] == [old]      # nothing re-pinned
+        bob.press(bob.lobby.dialog_buttons["forget"])
+        until((alice, bob), lambda: PeerStore(bob.data_dir).all() == [], "the old pin forgotten")
+
+        _connect_by_address(bob, alice, port)      # pairs again, with a code on both screens
+        until((alice, bob), lambda: all(w.lobby.dialog_kind == "code" for w in (alice, bob)), "a code again")
+        assert alice.lobby.code is not None and bob.lobby.code is not None
+        assert alice.lobby.code.code == bob.lobby.code.code
+    finally:
+        for w in opened:
+            w.shell.close_bridge()
+        pygame.quit()
+
+
+def test_a_move_time_limit_is_asked_for_and_agreed_in_the_window(windows: tuple[Window, Window]) -> None:
+    """Issue 9 item 7 (`wec host --request move_time_limit=60` in the window; docs/rulings.md N-4,
+    04/U61): Bob picks "Move time limit" in the rule list and types 60; Alice's screen asks her in
+    words and she approves; the agreed rules on both say it, and so does the notice at the start;
+    during the game the countdown is shown on both boards and starts afresh after each action."""
+    alice, bob = windows
+    both = (alice, bob)
+    _lobby_and_pairing(alice, bob)
+    bob.pick(bob.setup.option, "Move time limit")
+    assert bob.setup.value.get_text() == "0"                   # the standard: no limit
+    bob.click(bob.setup.value.rect.center)
+    bob.key(pygame.K_END)
+    bob.key(pygame.K_BACKSPACE)
+    bob.type("60")
+    bob.press(bob.setup.request)
+    until(both, lambda: alice.setup.dialog is not None, "Bob's request on Alice's screen")
+    assert "Move time limit: 60 s (standard: no limit)" in alice.setup.dialog_text.html_text
+    alice.press(alice.setup.approve)
+    until(both, lambda: any(a.accepted for a in bob.setup.answers), "the approval on Bob's screen")
+    assert bob.setup.answers[-1].changes == (("move_time_limit", 60),)
+    for w in both:
+        w.press(w.setup.white)
+        w.press(w.setup.gov_button)
+    until(both, lambda: all(w.setup.setup is not None and w.setup.setup.ready for w in both), "ready on both")
+    for w in both:
+        assert "Move time limit: 60 s" in w.setup.agreed.html_text
+        w.press(w.setup.finish)
+    until(both, lambda: all(w.shell.net_session is not None for w in both), "the board on both")
+    for w in both:
+        notice = w.shell.notice
+        assert notice is not None and "Move time limit: 60 s" in notice.text_block.html_text
+        w.press(notice.dismiss_button)
+    by_colour = {w.shell.net_session.colour: w for w in both}   # type: ignore[union-attr]
+    black, white = by_colour["black"], by_colour["white"]
+    until(both, lambda: black.scene.clock.startswith("you have"), "Black's countdown")
+    until(both, lambda: white.scene.clock.startswith("Black has"), "Black's clock on White's")
+
+    def left(w: Window) -> int:
+        return int(w.scene.clock.split(" has " if " has " in w.scene.clock else " have ")[1].split(" s ")[0])
+    assert left(black) <= 60
+    until(both, lambda: left(black) < 60, "the countdown running")            # drawn again as it runs
+    started = black.shell.net_session.clock_from                      # type: ignore[union-attr]
+    move, clicks = _clicks_for(black.scene, random.Random(3))
+    for pos in clicks:
+        black.click(pos)
+    until(both, lambda: white.shell.net_session.last is not None, "the move on White's screen")  # type: ignore
+    until(both, lambda: black.shell.net_session.clock_from != started,     # type: ignore[union-attr]
+          "a fresh clock for Black's next action")
+
+
+def test_back_leaves_the_lobby_and_the_network(windows: tuple[Window, Window]) -> None:
+    """04/U59: a player who opened the lobby can go back: Bob presses Back to the home screen;
+    his window shows the home screen with no network running (no hosting, no discovery), and
+    Alice's PEERS no longer lists him; File > Play over WiFi (04/U11) opens the lobby again and he
+    is listed again."""
+    alice, bob = windows
+    both = (alice, bob)
+    for w in both:
+        w.press(w.shell.screen.buttons["wifi"])
+    until(both, lambda: any(p.fingerprint == bob.fp for p in alice.lobby.peers), "Bob under Alice's PEERS")
+    bob.press(bob.lobby.back)
+    assert isinstance(bob.shell.screen, HomeScreen) and bob.shell.bridge is None
+    until(both, lambda: not any(p.fingerprint == bob.fp for p in alice.lobby.peers), "Bob gone from PEERS")
+    bob.click(bob.shell.menu.title_rect("File").center)          # 04/U11: File > Play over WiFi
+    bob.click(bob.shell.menu.item_rect("wifi").center)
+    assert isinstance(bob.shell.screen, LobbyScreen) and bob.shell.bridge is not None
+    until(both, lambda: any(p.fingerprint == bob.fp and p.hosting for p in alice.lobby.peers), "Bob listed again")
+
+
+def test_a_refused_connection_is_said_in_the_lobby_which_waits_for_a_guest_again(
+        windows: tuple[Window, Window], tmp_path: Path) -> None:
+    """04/U59, 04/U62: Alice and Bob start a game, and both windows close; Bob's record of it is
+    lost, so the two laptops hold different unfinished games and the connection is refused. Both
+    lobbies say why in words (they used to say nothing) and Bob's laptop waits for a guest again;
+    Alice sets her unfinished game aside with the lobby's button and Bob's next connection starts a
+    new game (the window's ``--new-game``, once)."""
+    alice, bob = windows
+    both = (alice, bob)
+    _lobby_and_pairing(alice, bob)
+    for w in both:
+        w.press(w.setup.white)
+        w.press(w.setup.gov_button)
+    until(both, lambda: all(w.setup.setup is not None and w.setup.setup.ready for w in both), "ready on both")
+    for w in both:
+        w.press(w.setup.finish)
+    until(both, lambda: all(w.shell.net_session is not None for w in both), "the board on both")
+    for w in both:
+        w.shell.close_bridge()
+    lost = list((bob.data_dir / "games").glob("active-*.wal"))
+    assert len(lost) == 1
+    lost[0].unlink()                                    # Bob's laptop lost its record of the game
+    alice, bob = Window(tmp_path, "Alice"), Window(tmp_path, "Bob")
+    both = (alice, bob)
+    try:
+        for w in both:
+            w.press(w.shell.screen.buttons["wifi"])
+        until(both, lambda: any(p.fingerprint == alice.fp and p.hosting for p in bob.lobby.peers), "Alice listed")
+        bob.press(_peer_button(bob, alice.fp))
+        bob.press(bob.lobby.connect)
+        until(both, lambda: bob.lobby.message.text.startswith("Problem: not connected"), "the refusal said")
+        assert "different unfinished games" in bob.lobby.message.text
+        until(both, lambda: alice.lobby.message.text.startswith("Problem: refused the other laptop"),
+              "the refusal said on the host's screen too")
+        assert "different unfinished games" in alice.lobby.message.text
+        assert isinstance(bob.shell.screen, LobbyScreen) and bob.shell.net_session is None
+        mark = max(i for i, e in enumerate(bob.shell.seen) if isinstance(e, fe.SessionEnded))
+        until(both, lambda: any(isinstance(e, fe.Hosting) for e in bob.shell.seen[mark:]), "Bob hosting again")
+        # 04/U62: Alice, who holds the unfinished game, sets it aside (`--new-game` in the window)
+        assert "--new-game" not in alice.lobby.message.text and "Set the unfinished game aside" in \
+            alice.lobby.message.text
+        alice.press(alice.lobby.afresh)
+        bob.press(_peer_button(bob, alice.fp))
+        bob.press(bob.lobby.connect)
+        until(both, lambda: all(isinstance(w.shell.screen, SetupScreen) for w in both), "setup: a new game")
+        assert len(list((alice.data_dir / "games").glob("active-*.abandoned-*"))) == 1   # kept aside
+        assert alice.shell.bridge.net.new_game is False                                  # once only
+    finally:
+        for w in both:
+            w.shell.close_bridge()
+
+
+def test_peers_rows_say_the_name_warnings_and_how_many_are_not_shown(tmp_path: Path) -> None:
+    """04/U59 with issue 10 item 3 (names are claims): a PEERS row says when another laptop uses
+    the same name and when a laptop uses a paired laptop's name with another identity (possible
+    impostor); with more laptops than rows the lobby says how many are not shown and what to do.
+    The lobby is fed the bridge's PeersChanged events as the bridge sends them."""
+    pygame.init()
+    surface = pygame.display.set_mode((LAYOUT.width, LAYOUT.height))
+    try:
+        shell = NetShell(Session(engine.new_game()), surface)
+        shell.command("wifi")                            # no network here: the lobby alone
+        lobby = shell.lobby
+        assert lobby is not None
+        me = fe.Me("Me", "f" * 64, ("192.168.1.5",))
+        twins = (fe.LobbyPeer("a", "Ann", "a" * 64, "new", True, "192.168.1.6:4100", same_name=True),
+                 fe.LobbyPeer("b", "Ann", "b" * 64, "new", True, "192.168.1.7:4100", same_name=True),
+                 fe.LobbyPeer("c", "Bob", "c" * 64, "new", True, "192.168.1.8:4100", not_pinned_as="d" * 64))
+        lobby.on_event(fe.PeersChanged(twins, me))
+        shell.pump([], 0.05)
+        texts = [b.text for b in lobby.peer_buttons.values()]
+        assert texts[0].endswith("· name used twice") and texts[0].startswith("Ann   aaaa")
+        assert texts[2].endswith("· NOT your paired Bob")
+        tip = lobby.peer_buttons["c"].tool_tip_text
+        assert "dddddddddddddddd" in tip and "possible impostor" in tip
+        assert lobby.more.text == ""
+        many = tuple(fe.LobbyPeer(f"k{i}", f"Laptop {i}", f"{i:x}" * 64, "new", True, f"10.0.0.{i}:4100")
+                     for i in range(1, 10))
+        lobby.on_event(fe.PeersChanged(many, me))
+        shell.pump([], 0.05)
+        assert len(lobby.peer_buttons) == 6
+        assert lobby.more.text.startswith("… and 3 more: type the address")
+    finally:
+        pygame.quit()
+
+
+def test_the_peers_move_onto_its_own_piece_takes_nothing_in_words(windows: tuple[Window, Window]) -> None:
+    """04/U71 words (issue 12 item 3) for the peer's action (issue 9 item 5): Black moves a piece
+    onto a square its own piece shares (RUL-24); White's screen writes the move without "takes"
+    (it used to list Black's own pieces there as taken: the words were read from White's view
+    after the move), and White's history line says the same words as Black's."""
+    alice, bob = windows
+    both = (alice, bob)
+    _lobby_and_pairing(alice, bob)
+    for w in both:
+        w.press(w.setup.white)
+        w.press(w.setup.gov_button)
+    until(both, lambda: all(w.setup.setup is not None and w.setup.setup.ready for w in both), "ready on both")
+    for w in both:
+        w.press(w.setup.finish)
+    until(both, lambda: all(w.shell.net_session is not None for w in both), "the board on both")
+    for w in both:
+        w.press(w.shell.notice.dismiss_button)            # type: ignore[union-attr]
+    by_colour = {w.shell.net_session.colour: w for w in both}   # type: ignore[union-attr]
+    black, white = by_colour["black"], by_colour["white"]
+    until(both, lambda: bool(black.scene.actions), "Black to move")
+    own = {(p.row, p.col, p.level) for p in black.scene.view.own}
+    onto_own = [a for a in black.scene.actions if isinstance(a, Move) and (a.row, a.col, a.level) in own
+                and choices.actions_to(choices.actions_from(black.scene.actions, choices.source_cell(a), False),
+                                       choices.target_cell(a)) == [a]]
+    assert onto_own, "no Move onto a square Black's own piece holds"
+    move = onto_own[0]
+    for cell in (choices.source_cell(move), choices.target_cell(move)):
+        black.click(cell_rect(*cell, "B").center)
+    until(both, lambda: white.shell.net_session.last is not None, "the move on White's screen")  # type: ignore
+    words = white.shell.net_session.last[1]                  # type: ignore[union-attr]
+    assert "takes" not in words and words == describe(move)       # the move's words, nothing taken
+    until(both, lambda: bool(black.shell.net_session.this_turn), "the move in Black's history")  # type: ignore
+    assert white.shell.net_session.this_turn == black.shell.net_session.this_turn   # type: ignore[union-attr]
+

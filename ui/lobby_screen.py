@@ -19,14 +19,24 @@ from pygame_gui.elements import UIButton, UILabel, UIPanel, UITextBox, UITextEnt
 
 from net import frontend as fe
 
-__all__ = ["LobbyScreen", "peer_words"]
+__all__ = ["LobbyScreen", "peer_words", "LEAVE", "AFRESH"]
+
+#: what ``ui_event`` returns for the Back button: leave WiFi play (no hosting, no discovery)
+LEAVE = "leave"
+#: ... and for "Set the unfinished game aside": the next connection starts a new game (--new-game)
+AFRESH = "afresh"
+
 
 _ROW = 40
+_SHOWN = 6          # PEERS rows that fit above the buttons
 
 
 def peer_words(p: fe.LobbyPeer) -> str:
-    """One PEERS row: name, short fingerprint, state (and whether it waits for a guest)."""
-    return f"{p.name}   {p.short_fp}   {p.state}" + ("   · waiting for a guest" if p.hosting else "")
+    """One PEERS row: name, short fingerprint, state, whether it waits for a guest, and the name
+    warnings of issue 10 item 3 (names are claims: compare the fingerprint with the other screen)."""
+    return (f"{p.name}   {p.short_fp}   {p.state}" + ("   · waiting for a guest" if p.hosting else "")
+            + ("   · name used twice" if p.same_name else "")
+            + (f"   · NOT your paired {p.name}" if p.not_pinned_as else ""))
 
 
 class LobbyScreen:
@@ -48,15 +58,22 @@ class LobbyScreen:
         self.me_box = UITextBox("looking for this laptop's addresses…", pygame.Rect(x + half + 20, y + 64, half - 20, 130),
                                 manager)
         self.empty = UILabel(pygame.Rect(x, y + 64, half - 10, 26), "looking for other laptops…", manager)
+        self.more = UILabel(pygame.Rect(x, y + 64 + _SHOWN * _ROW - 2, half - 10, 24), "", manager)
         self.connect = UIButton(pygame.Rect(x, y + 330, 200, 34), "Connect", manager)
         self.connect.disable()
         self.rescan = UIButton(pygame.Rect(x + 210, y + 330, 200, 34), "Discover again", manager)
+        self.back = UIButton(pygame.Rect(x + 420, y + 330, 240, 34), "Back to the home screen", manager,
+                             tool_tip_text="stop waiting for a guest and leave the network")
         self.labels.append(UILabel(pygame.Rect(x + half + 20, y + 206, half - 20, 26),
                                    "Or type the other laptop's address (host:port):", manager))
         self.address = UITextEntryLine(pygame.Rect(x + half + 20, y + 236, 300, 34), manager)
         self.address.set_text("")
         self.connect_address = UIButton(pygame.Rect(x + half + 330, y + 236, 200, 34), "Connect to address", manager)
         self.message = UILabel(pygame.Rect(x, y + 376, w, 26), "", manager)
+        self.afresh = UIButton(pygame.Rect(x + 670, y + 330, 330, 34), "Set the unfinished game aside", manager,
+                               tool_tip_text="the next connection with the other laptop starts a new game; "
+                               "the unfinished one is kept aside, not played on (wec host --new-game)",
+                               visible=0)
         self.diagnosis = UITextBox("", pygame.Rect(x, y + 408, w, 230), manager, visible=0)
         self.diagnosed: fe.Diagnosis | None = None
         self.dialog: UIPanel | None = None
@@ -101,12 +118,24 @@ class LobbyScreen:
                          [("forget", "Forget it"), ("close", "Close")])
         elif isinstance(ev, fe.Problem):
             self.say(ev.message, error=True)
+            self._offer_afresh(ev.message)
+        elif isinstance(ev, fe.SessionEnded) and ev.status != "finished":
+            self.say(f"not connected: {ev.reason or ev.status}", error=True)   # e.g. refused by the other laptop
+            self._offer_afresh(ev.reason)
         elif isinstance(ev, fe.CommandRefused) and isinstance(ev.command, (fe.Join, fe.Host, fe.ConfirmCode,
                                                                           fe.ForgetPeer)):
             self.say(ev.reason, error=True)
         else:
             return False
         return True
+
+    def _offer_afresh(self, reason: str) -> None:
+        """An unfinished game stands in the way (net.session tells a terminal player to start with
+        ``--new-game``): offer the window's way to set it aside (04/U62)."""
+        if "--new-game" in reason:
+            self.message.set_text(self.message.text.replace("start with --new-game",
+                                                            "press Set the unfinished game aside"))
+            self.afresh.show()
 
     def say(self, text: str, error: bool = False) -> None:
         """The message line under the lists."""
@@ -120,15 +149,18 @@ class LobbyScreen:
             b.kill()
         self.peer_buttons = {}
         x, y = self.rect.x, self.rect.y + 64
-        for i, p in enumerate(peers[:6]):
+        for i, p in enumerate(peers[:_SHOWN]):
             button = UIButton(pygame.Rect(x, y + i * _ROW, self.rect.width // 2 - 10, _ROW - 4), peer_words(p),
-                              self.manager, tool_tip_text=f"fingerprint {p.fingerprint}<br>address {p.address}")
+                              self.manager, tool_tip_text=f"fingerprint {p.fingerprint}<br>address {p.address}" + _warning(p))
             if p.key == self.selected:
                 button.select()
             self.peer_buttons[p.key] = button
         if self.selected not in self.peer_buttons:
             self.selected = None
         self.empty.set_text("" if peers else "looking for other laptops…")
+        hidden = len(peers) - _SHOWN
+        self.more.set_text(f"… and {hidden} more: type the address of the one you want (shown under ME on "
+                           "its screen)" if hidden > 0 else "")
         if peers:
             self.diagnosis.hide()
         self._connectable()
@@ -174,7 +206,7 @@ class LobbyScreen:
     # -- pygame-gui events ----------------------------------------------------------------------
 
     def ui_event(self, e: pygame.event.Event) -> list[Any]:
-        """A widget event in; the bridge commands it means out (in order)."""
+        """A widget event in; the bridge commands it means out (in order), or ``[LEAVE]``."""
         if e.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and e.ui_element is self.address:
             return self._join_address()
         if e.type != pygame_gui.UI_BUTTON_PRESSED:
@@ -201,6 +233,12 @@ class LobbyScreen:
             return self._join_address()
         if e.ui_element is self.rescan:
             return [fe.Rescan()]
+        if e.ui_element is self.back:
+            return [LEAVE]
+        if e.ui_element is self.afresh:
+            self.afresh.hide()
+            self.say("the next connection with the other laptop starts a new game: connect again")
+            return [AFRESH]
         return []
 
     def _join_address(self) -> list[Any]:
@@ -228,9 +266,21 @@ class LobbyScreen:
         self.close_dialog()
         for b in self.peer_buttons.values():
             b.kill()
-        for element in (self.title, self.me_box, self.empty, self.connect, self.rescan, self.address,
+        for element in (self.title, self.me_box, self.empty, self.more, self.connect, self.rescan, self.back,
+                        self.afresh, self.address,
                         self.connect_address, self.message, self.diagnosis, *self.labels):
             element.kill()
+
+
+def _warning(p: fe.LobbyPeer) -> str:
+    """The name warnings in full, for the row's tooltip."""
+    out = ""
+    if p.same_name:
+        out += "<br>another laptop advertises the same name: compare the fingerprint with its screen"
+    if p.not_pinned_as:
+        out += (f"<br>the {_escape(p.name)} you paired with has fingerprint {p.not_pinned_as[:16]}; this one has "
+                f"another identity: possible impostor")
+    return out
 
 
 def _escape(text: str) -> str:

@@ -1,10 +1,14 @@
 """The menu bar drawn with pygame-gui (04/U4, U5): a button per menu, a drop panel of items.
 
 ``MenuBar.ui_event(e)`` takes pygame-gui's events and returns the chosen item's command (or
-None); disabled items are greyed and say why in a tooltip. The items come from
+None, or a ``Refusal`` for a greyed item). Greyed items look disabled but stay live widgets:
+pygame-gui never hovers a disabled button, so its tooltip would never show; here the reason is
+in the item's tooltip and a click on it says the reason (04/U5). The items come from
 ``ui.menus.menus`` so the bar, the shortcuts and the tests share one model.
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import pygame
 import pygame_gui
@@ -12,10 +16,22 @@ from pygame_gui.elements import UIButton, UIPanel
 
 from .menus import MenuContext, MenuItem, menus
 
-__all__ = ["MenuBar", "BAR_HEIGHT"]
+__all__ = ["MenuBar", "BAR_HEIGHT", "Refusal", "GREYED_ID"]
 
 BAR_HEIGHT = 28
 _TITLE_W, _ITEM_W, _ITEM_H = 110, 330, 28
+GREYED_ID = "#menu_item_greyed"
+#: a greyed item drawn with pygame-gui's own disabled colours in every state (hovered too)
+_GREYED_THEME = {GREYED_ID: {"colours": {
+    **{f"{state}_bg": "#25292e" for state in ("normal", "hovered", "selected", "active", "disabled")},
+    **{f"{state}_text": "#808080" for state in ("normal", "hovered", "selected", "active", "disabled")}}}}
+
+
+class Refusal(NamedTuple):
+    """A greyed item was clicked: why it cannot be used now."""
+
+    command: str
+    why: str
 
 
 class MenuBar:
@@ -23,6 +39,7 @@ class MenuBar:
 
     def __init__(self, manager: pygame_gui.UIManager, ctx: MenuContext) -> None:
         self.manager, self.ctx = manager, ctx
+        manager.get_theme().load_theme(_GREYED_THEME)
         self.titles: dict[UIButton, str] = {}
         for i, (title, _) in enumerate(menus(ctx)):
             button = UIButton(pygame.Rect(i * _TITLE_W, 0, _TITLE_W, BAR_HEIGHT), title, manager,
@@ -60,9 +77,7 @@ class MenuBar:
             text = f"{item.label}   {item.shortcut}" if item.shortcut else item.label
             button = UIButton(pygame.Rect(2, 2 + j * _ITEM_H, _ITEM_W, _ITEM_H), text, self.manager,
                               container=self.panel, tool_tip_text=None if item.enabled else item.why_not,
-                              object_id="#menu_item")
-            if not item.enabled:
-                button.disable()
+                              object_id="#menu_item" if item.enabled else GREYED_ID)
             self.items[button] = item
         self.open_title = title
 
@@ -72,8 +87,8 @@ class MenuBar:
             self.panel.kill()
         self.panel, self.items, self.open_title = None, {}, None
 
-    def ui_event(self, e: pygame.event.Event) -> str | None:
-        """A pygame(-gui) event in; the command of a chosen item out (or None)."""
+    def ui_event(self, e: pygame.event.Event) -> str | Refusal | None:
+        """A pygame(-gui) event in; the command of a chosen item out (a greyed one: why not; or None)."""
         if e.type == pygame_gui.UI_BUTTON_PRESSED:
             if e.ui_element in self.titles:
                 title = self.titles[e.ui_element]
@@ -83,9 +98,9 @@ class MenuBar:
                     self.open(title)
                 return None
             if e.ui_element in self.items:
-                command = self.items[e.ui_element].command
+                item = self.items[e.ui_element]
                 self.close()
-                return command
+                return item.command if item.enabled else Refusal(item.command, item.why_not)
         if e.type == pygame.MOUSEBUTTONDOWN and self.panel is not None:
             inside = self.panel.rect.collidepoint(e.pos) or any(b.rect.collidepoint(e.pos) for b in self.titles)
             if not inside:

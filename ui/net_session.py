@@ -10,6 +10,8 @@ the legal actions while it is our turn, the peer's last action (highlighted and 
 """
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,7 +27,7 @@ from net import frontend as fe
 from . import choices, theme
 from .layout import LAYOUT, Layout, cell_rect
 from .scenes import SIDE_NAME, GameScene
-from .words import describe
+from .words import describe, split_rule
 
 __all__ = ["NetSession", "NetGameScene", "COLOUR_SIDE", "LAST_ACTION_COLOUR"]
 
@@ -53,6 +55,7 @@ class NetGameScene(GameScene):
                  last_words: str = "", banner: str = "", over: str = "") -> None:
         super().__init__(view, actions, history, status, error, lay)
         self.last_cells, self.last_words, self.banner, self.over = last_cells, last_words, banner, over
+        self.clock = ""                        # the move time limit's countdown (docs/rulings.md N-4)
 
     def _title(self) -> str:
         """As on the hotseat board; a game ended by the protocol (resigned, agreed draw) says so too."""
@@ -69,10 +72,15 @@ class NetGameScene(GameScene):
         drawn = super().draw(surface)
         for row, col in self.last_cells:
             pygame.draw.rect(surface, LAST_ACTION_COLOUR, cell_rect(row, col, self.view.player, self.lay), 3)
-        if self.last_words:
-            y = self.lay.board_y + self.lay.board_size + 32
+        if self.last_words:                    # under the status line and its details line, if any
+            y = self.lay.board_y + self.lay.board_size + (52 if split_rule(self.status)[1] else 32)
             text = theme.fit(18, "Last: " + self.last_words, self.lay.panel_x - self.lay.board_x - 8)
             surface.blit(theme.text(18, text, LAST_ACTION_COLOUR), (self.lay.board_x, y))
+        if self.clock:                         # under End Turn, left of the small boards
+            x, y = self.lay.panel_x, self.lay.board_y + 34
+            surface.blit(theme.text(18, self.clock, theme.ERROR if self.clock.startswith("you") else theme.TEXT),
+                         (x, y))
+            surface.blit(theme.text(16, "move time limit: the game is lost when it runs out", theme.DIM), (x, y + 22))
         return drawn
 
 
@@ -97,6 +105,8 @@ class NetSession:
         self.undo_asked: int | None = None     # the peer asks to take back action ``index``
         self.draw_offered = False
         self.sent: str | None = None           # our action on its way (no second one meanwhile)
+        self.move_limit = 0                    # seconds for each action, when agreed (N-4); 0: none
+        self.clock_from: float | None = None   # when the clock of the action awaited started (monotonic)
 
     # -- what Shell and Driver read --------------------------------------------------------
 
@@ -122,9 +132,22 @@ class NetSession:
             text, last_words = self.last
             last_cells = _cells(text)
             last_words = f"{SIDE_NAME[_other(self.side)]}: {last_words}"
-        return NetGameScene(self.view, [] if self.sent or self.lost else self.legal, self.history(),
-                            status, error, last_cells=last_cells, last_words=last_words, banner=self.banner,
-                            over=self._over_title())
+        scene = NetGameScene(self.view, [] if self.sent or self.lost else self.legal, self.history(),
+                             status, error, last_cells=last_cells, last_words=last_words, banner=self.banner,
+                             over=self._over_title())
+        scene.clock = self.clock_words()
+        return scene
+
+    def clock_words(self, now: float | None = None) -> str:
+        """The move time limit's countdown in words (docs/rulings.md N-4), "" without one. The
+        waiting laptop's clock decides; this one counts from when this laptop heard the move."""
+        if not self.move_limit or self.over is not None or self.clock_from is None:
+            return ""
+        now = time.monotonic() if now is None else now
+        left = max(0, math.ceil(self.move_limit - (now - self.clock_from)))
+        mover = self.view.side_to_move
+        who = "you have" if mover == self.side else f"{SIDE_NAME[mover]} has"
+        return f"{who} {left} s left for this action"
 
     def _over_title(self) -> str:
         if self.over is None:
@@ -185,6 +208,9 @@ class NetSession:
 
     def on_event(self, ev: Any) -> bool:
         """Take one bridge event; True when the screen must show a fresh scene."""
+        if isinstance(ev, (fe.YourTurn, fe.Waiting, fe.PeerActed, fe.MyActionApplied)) and \
+                (self.clock_from is None or not isinstance(ev, (fe.YourTurn, fe.Waiting))):
+            self.clock_from = time.monotonic()     # N-4: each action is timed from the one before it
         if isinstance(ev, fe.YourTurn):
             self.view, self.legal, self.sent = ev.view, _parsed(ev.legal), None
             self.banner = "your move: left-click a piece to Move it, right-click to Fire (04/U33)"
@@ -192,13 +218,16 @@ class NetSession:
             self.legal = []
             self.banner = f"waiting for {SIDE_NAME[COLOUR_SIDE[ev.side]]}… ({ev.why})"
         elif isinstance(ev, fe.PeerActed):
+            # what it takes is read before it is applied: our own pieces on its square (RUL-18)
+            words = _words(ev.text, self.view._replace(seen=self.view.own))
             self.view, self.notice = ev.view, ""
             if not ev.text.startswith("END"):      # End Turn moves nothing: keep the action before it
-                self.last = (ev.text, _words(ev.text, ev.view))
-            self._record(ev.text, ev.view)
+                self.last = (ev.text, words)
+            self._record(ev.text, ev.view, words)
         elif isinstance(ev, fe.MyActionApplied):
+            words = _words(ev.text, self.view)     # the enemies we saw on its square, before it
             self.view, self.sent, self.notice = ev.view, None, ""
-            self._record(ev.text, ev.view)
+            self._record(ev.text, ev.view, words)
         elif isinstance(ev, fe.ActionRefused):
             self.sent = None
             self.notice, self.notice_error = f"refused ({ev.rule}): {ev.reason}", True
@@ -241,8 +270,7 @@ class NetSession:
             return False
         return True
 
-    def _record(self, text: str, view: PlayerView) -> None:
-        words = _words(text, view)
+    def _record(self, text: str, view: PlayerView, words: str) -> None:
         if text == "END" or text.startswith("END"):
             mover = _other(view.side_to_move) if view.result is None else view.side_to_move
             self.turns.append(f"{SIDE_NAME[mover]}: " + "; ".join(self.this_turn + ["ends the turn"]))

@@ -20,15 +20,16 @@ from pygame_gui.windows import UIMessageWindow
 from engine import api
 from net import frontend as fe
 from net.licence import LicenceError
+from net.negotiation import NET_OPTIONS
 
 from .app import next_events
 from .home_screen import HomeScreen
 from .layout import LAYOUT, Layout
 from .licence_screen import ACTIVATED, BACK, Activation, LicenceScreen
-from .lobby_screen import LobbyScreen
+from .lobby_screen import AFRESH, LEAVE, LobbyScreen
 from .menu_bar import BAR_HEIGHT
 from .menus import MenuContext
-from .net_session import NetSession
+from .net_session import NetGameScene, NetSession
 from .option_words import describe_option, value_words
 from .scenes import SIDE_NAME
 from .session import Session
@@ -156,6 +157,15 @@ class NetShell(Shell):
                 return
         self._post(fe.Host())
 
+    def refused(self, why: str) -> None:
+        """As ``Shell.refused``; on the lobby or setup screen, on its message line."""
+        say = getattr(self.screen, "say", None)
+        if say is not None and self.options is None and self.editor is None:
+            say(why, error=True)
+            self.dirty = True
+            return
+        super().refused(why)
+
     def _do_quit(self) -> None:
         self.close_bridge()
         super()._do_quit()
@@ -200,7 +210,18 @@ class NetShell(Shell):
     def pump(self, events: list[pygame.event.Event] | None = None, dt: float = 0.0) -> bool:
         """One frame: the bridge's events first, then the window's (``Shell.pump``)."""
         self.net_tick()
+        self._tick_clock()
         return super().pump(events, dt)
+
+    def _tick_clock(self) -> None:
+        """The move time limit's countdown: drawn again when its whole seconds change (N-4)."""
+        session, scene = self.net_session, self.driver.scene
+        if session is None or not session.move_limit or not isinstance(scene, NetGameScene):
+            return
+        words = session.clock_words()
+        if words != scene.clock:
+            scene.clock = words
+            self.driver.dirty = True
 
     def net_tick(self) -> None:
         """Take every event the network side has queued (never waits)."""
@@ -238,11 +259,12 @@ class NetShell(Shell):
             self.peer_name = ev.peer_name
         if isinstance(ev, fe.Connected):
             self.joining = False
+            self.bridge.set_new_game(False)          # an unfinished game was set aside once, no more
             self.peer_name = self._name_of(ev.peer)
             self._close_screen()
             self.screen = SetupScreen(self.manager, self._rect(), self.peer_name)
             return
-        if self.joining and isinstance(ev, (fe.Problem, fe.PairingFailed, fe.IdentityWarning)):
+        if self.joining and isinstance(ev, (fe.Problem, fe.PairingFailed, fe.IdentityWarning, fe.SessionEnded)):
             self.joining = False
             self._post(fe.Host())                # the join failed: be findable again
         if isinstance(ev, fe.SessionEnded) and self.lobby is None and self.setup is not None:
@@ -267,11 +289,13 @@ class NetShell(Shell):
         """The game begins: the board for our colour, and the agreed rules shown (04/U61)."""
         self._close_screen()
         self.driver.session = NetSession(self.bridge, ev.colour, ev.view)
+        self.driver.session.move_limit = int(dict(self._net_options_agreed()).get("move_time_limit", 0))
         self.driver.refresh(status=f"you play {ev.colour.capitalize()}; Black moves first (04/U61)")
         self.menu.set_context(self.context())
         lines = [f"You play <b>{ev.colour.capitalize()}</b> against {self.peer_name}."]
         if self.agreed is not None:
             changed = [(k, v) for k, v in self.agreed.changed if not k.startswith("gov_")]
+            changed += self._net_options_agreed()
             lines.append("Rules changed from the standard game: " + (change_words(tuple(changed)) if changed
                                                                     else "none"))
             govs = dict(self.agreed.options)
@@ -288,6 +312,12 @@ class NetShell(Shell):
                              tool_tip_text="during your turn (RUL-53)"),
             "resign": UIButton(pygame.Rect(self.lay.width - 140, y, 120, 30), "Resign", self.manager,
                                tool_tip_text="during your turn (RUL-53)")}
+
+    def _net_options_agreed(self) -> list[tuple[str, Any]]:
+        """The network game's own options agreed in setup (a move time limit), from the last
+        setup the bridge reported (``RulesAgreed`` lists the engine's options only)."""
+        last = next((ev for ev in reversed(self.seen) if isinstance(ev, fe.SetupChanged)), None)
+        return [] if last is None else [(k, v) for k, v in last.options if k in NET_OPTIONS]
 
     def _undo_dialog(self, ev: fe.UndoRequested) -> None:
         session = self.net_session
@@ -363,6 +393,14 @@ class NetShell(Shell):
                     self.open_home()
             else:
                 for command in self.screen.ui_event(e):
+                    if command == LEAVE:
+                        self.close_bridge()          # no more hosting or discovery: home
+                        self.open_home()
+                        break
+                    if command == AFRESH:
+                        if self.bridge is not None:
+                            self.bridge.set_new_game(True)   # for the next connection only (Connected)
+                        continue
                     self._post(command)
             return True
         return super()._widget_event(e)
@@ -373,6 +411,7 @@ class NetShell(Shell):
             self.surface.fill((24, 26, 30))
             self.manager.draw_ui(self.surface)
             self.dirty, self.drew = False, True
+            self.driver.dirty = False      # the scene is not shown: no redraw for it until it is
             return
         super().draw()
 

@@ -17,20 +17,58 @@ from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UIPanel, UITe
 from engine.options import Options
 from engine.pieces import GOVERNMENTS
 from net import frontend as fe
+from net.negotiation import NET_OPTIONS
 
-from .option_words import GROUPS, bounds, choices, describe_option, value_words
+from . import option_words
+from .option_words import GROUPS, OptionWords
 
-__all__ = ["SetupScreen", "change_words", "NEGOTIATED"]
+__all__ = ["SetupScreen", "change_words", "NEGOTIATED", "NET_WORDS", "describe_option", "value_words",
+           "bounds", "choices", "standard_value"]
 
-#: the options a request may change, in the options screen's order (governments are each side's own)
-NEGOTIATED = tuple(n for _, names in GROUPS for n in names if not n.startswith("gov_"))
+#: the network game's own options (net.negotiation.NET_OPTIONS), negotiated like the engine's
+NET_WORDS: dict[str, OptionWords] = {
+    "move_time_limit": OptionWords("Move time limit", "seconds each action of the player to move may take; "
+                                   "when they run out the waiting side claims the game (0: no limit)", "N-4"),
+}
+#: the options a request may change, in the options screen's order (governments are each side's
+#: own), with the network game's after the turn limit (``wec host --request move_time_limit=60``)
+NEGOTIATED = tuple(m for _, names in GROUPS for n in names if not n.startswith("gov_")
+                   for m in ((n, *NET_OPTIONS) if n == "ply_limit" else (n,)))
+
+
+def describe_option(name: str) -> OptionWords:
+    """The words for an engine or network option. :raises KeyError: neither."""
+    return NET_WORDS[name] if name in NET_OPTIONS else option_words.describe_option(name)
+
+
+def value_words(name: str, value: Any) -> str:
+    """One value in words; a move time limit in seconds ("no limit" for 0)."""
+    if name in NET_OPTIONS:
+        return "no limit" if value == 0 else f"{value} s"
+    return option_words.value_words(name, value)
+
+
+def bounds(name: str) -> tuple[int, int] | None:
+    """The (lowest, highest) of a number option."""
+    if name in NET_OPTIONS:
+        return NET_OPTIONS[name][1], NET_OPTIONS[name][2]
+    return option_words.bounds(name)
+
+
+def choices(name: str) -> tuple[Any, ...] | None:
+    """The values to pick from, or None for a number typed in."""
+    return None if name in NET_OPTIONS else option_words.choices(name)
+
+
+def standard_value(name: str) -> Any:
+    """The standard game's value of an engine or network option."""
+    return NET_OPTIONS[name][0] if name in NET_OPTIONS else getattr(Options(), name)
 
 
 def change_words(changes: tuple[tuple[str, Any], ...]) -> str:
     """A request in words: "Turn limit: 12 (standard: no limit)"."""
-    standard = Options()
     return "; ".join(f"{describe_option(k).label}: {value_words(k, v)} (standard: "
-                     f"{value_words(k, getattr(standard, k))})" for k, v in changes)
+                     f"{value_words(k, standard_value(k))})" for k, v in changes)
 
 
 class SetupScreen:
@@ -94,7 +132,7 @@ class SetupScreen:
             self.value.kill()
         name = self.option_name
         values = choices(name)
-        current = getattr(Options(), name)
+        current = standard_value(name)
         if values is None:
             entry = UITextEntryLine(self.value_rect, self.manager)
             entry.set_text(str(current))

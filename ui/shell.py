@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pygame_gui
@@ -22,7 +23,7 @@ from .app import QUIET_EVENTS, Driver, next_events, script_events
 from .layout import LAYOUT, Layout
 from .editor_model import EditorBuffer
 from .editor_screen import EditorScreen, EditRules, LeaveEditor, PlayPosition
-from .menu_bar import BAR_HEIGHT, MenuBar
+from .menu_bar import BAR_HEIGHT, MenuBar, Refusal
 from .menus import NOT_YET, MenuContext, shortcut_command
 from .option_words import GROUPS, describe_option, value_words
 from .panel_view import draw_progress
@@ -49,6 +50,10 @@ _WIDGET_EVENTS = [pygame_gui.UI_BUTTON_PRESSED, pygame_gui.UI_DROP_DOWN_MENU_CHA
                   pygame_gui.UI_FILE_DIALOG_PATH_PICKED, pygame_gui.UI_WINDOW_CLOSE,
                   pygame_gui.UI_SELECTION_LIST_NEW_SELECTION, pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED]
 
+#: after this long without input or change pygame-gui has nothing left to animate (its tooltips
+#: appear after 1 s of hover); its update is skipped until the next input (idle < 2 %, issue 12)
+WIDGETS_SETTLE_S = 2.0
+
 
 class Shell:
     """One window: the game screen with its menus, or the options screen."""
@@ -59,8 +64,8 @@ class Shell:
         if not pygame.font.get_init():
             pygame.font.init()                       # pygame-gui's fonts need it
         self.manager = pygame_gui.UIManager((lay.width, lay.height))
-        self.manager.preload_fonts([{"name": "noto_sans", "point_size": 14, "style": "bold",
-                                     "antialiased": "1"}])
+        self.manager.preload_fonts([{"name": "noto_sans", "point_size": size, "style": "bold", "antialiased": "1"}
+                                    for size in (14, 24)])   # 24: the pairing code (04/U59)
         self.driver = Driver(session, surface)
         self.menu = MenuBar(self.manager, self.context())
         self.options: OptionsScreen | None = None
@@ -70,6 +75,8 @@ class Shell:
         self.dialog_purpose = ""
         self.message: UIMessageWindow | None = None
         self.dirty = True
+        self._look: list[tuple[Any, tuple[int, int, int, int], bool]] = []
+        self.quiet = 0.0                   # seconds of frames without input or change
         self.drew = False                  # the last frame drew something (so flip it)
         self.progress_shown: list[tuple[int, int]] = []   # what the loading bar showed (tests)
         self._cursor = -1
@@ -105,18 +112,31 @@ class Shell:
         """One frame: route ``events`` (or the queue's), update the widgets, draw if anything
         changed; returns False once the player quit."""
         self._computer()
+        fed = False
         for e in pygame.event.get() if events is None else events:
             self.feed(e)
+            fed = True
         for _ in range(8):                 # the widgets' own events (posted while handling these)
             posted = pygame.event.get(_WIDGET_EVENTS)
             if not posted:
                 break
             for e in posted:
                 self.feed(e)
-        self.manager.update(dt)
+        self.quiet = 0.0 if fed or self.dirty or self.driver.dirty else self.quiet + dt
+        if self.quiet <= WIDGETS_SETTLE_S or self._typing():
+            self.manager.update(dt)        # hover, tooltips, a caret: none of them without input
+            look = self.widget_look()
+            if look != self._look:         # a widget's picture changed (hover, tooltip, caret)
+                self._look, self.dirty = look, True
         if self.dirty or self.driver.dirty:
             self.draw()
         return self.running
+
+    def widget_look(self) -> list[tuple[Any, tuple[int, int, int, int], bool]]:
+        """What the widgets show: each one's picture (by identity), place and visibility.
+        pygame-gui swaps a widget's picture when it is hovered, pressed or retexted and adds a
+        sprite for a tooltip; mouse motion alone draws nothing else (issue 12 item 7)."""
+        return [(s.image, tuple(s.rect), bool(s.visible)) for s in self.manager.get_sprite_group().sprites()]
 
     def _computer(self) -> None:
         """Take the worker's actions and hint (``Session.poll``); show them."""
@@ -141,6 +161,9 @@ class Shell:
         """One event: shortcut, widget, menu command or the game scene."""
         if e.type == COMPUTER_EVENT:
             return                        # only a wake-up: ``_computer`` ran this frame
+        if e.type == pygame.QUIT:         # the window's close button (or SIGTERM), on every screen
+            self.command("quit")
+            return
         if e.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN) and \
                 isinstance(self.session, Session) and self.session.thinking:
             self.inputs_while_thinking += 1        # answered although the computer thinks
@@ -155,6 +178,9 @@ class Shell:
         if self.manager.process_events(e):
             return
         command = self.menu.ui_event(e)
+        if isinstance(command, Refusal):
+            self.refused(command.why)
+            return
         if command is not None:
             self.command(command)
             return
@@ -176,6 +202,17 @@ class Shell:
         self.manager.draw_ui(self.surface)
         self._pointer()
         self.dirty, self.drew = False, True
+        self.driver.dirty = False          # the editor or options screen is shown, not the scene
+
+    def refused(self, why: str) -> None:
+        """A greyed menu item was clicked: its reason where this screen shows messages."""
+        if self.options is not None:
+            self.options.say(why, "")
+        elif self.editor is not None:
+            self.editor.status = why
+        else:
+            self.driver.say(why, error=True)
+        self.dirty = True
 
     def _typing(self) -> bool:
         """A text field (the file dialog's name) has the keyboard: its keys are its own."""

@@ -14,6 +14,7 @@ import json
 import queue
 import sys
 import threading
+import time
 from typing import Any, TextIO
 
 import pygame
@@ -33,7 +34,11 @@ from ui.scenes import GameScene
 from ui.session import Session
 from ui.setup_screen import SetupScreen
 
-__all__ = ["run_controlled", "screen_model"]
+__all__ = ["run_controlled", "screen_model", "MODEL_EVERY_S"]
+
+#: the screen's model is read after every input and every frame that drew; besides, this often
+#: (a change that drew nothing is still reported), so an idle window costs what it costs a person
+MODEL_EVERY_S = 2.0
 
 
 def _read(stdin: TextIO, inbox: "queue.SimpleQueue[Any]") -> None:
@@ -66,6 +71,7 @@ def run_controlled(shell: NetShell, stdin: TextIO = sys.stdin, out: TextIO = sys
     clock = pygame.time.Clock()
     shell.background = True               # a person's window: the computer thinks aside
     last = ""
+    read_at = 0.0
     try:
         while shell.running:
             try:
@@ -80,8 +86,13 @@ def run_controlled(shell: NetShell, stdin: TextIO = sys.stdin, out: TextIO = sys
                 pygame.image.save(shell.surface, item["shot"])
             for e in _events(item):
                 pygame.event.post(e)
+            shell.drew = False
             shell.pump(None, clock.tick() / 1000)       # the window's own queue, as a person's input
             shell.pump(None, clock.tick() / 1000)       # the widgets' answers to it
+            now = time.monotonic()
+            if not (item or shell.drew or now - read_at >= MODEL_EVERY_S):
+                continue                                # nothing new on screen: an idle frame stays idle
+            read_at = now
             text = json.dumps(screen_model(shell), sort_keys=True, default=str)
             if text != last or "shot" in item:
                 last = text
