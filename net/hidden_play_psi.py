@@ -287,7 +287,7 @@ class PsiPlay:
             qid = self.ev * QID_EV + msg.n                              # type: ignore[attr-defined]
             if ask.qid != qid:
                 raise ProtocolError(f"psi-ask numbered {ask.qid}, question {msg.n} of event {msg.ev} is {qid}")
-            self._peer_stamp(msg, change=cur.asked == 0)               # type: ignore[attr-defined]
+            self._peer_stamp(msg, change=False)   # type: ignore[attr-defined]  # R's pieces change with its event, not its questions
             self._check_phash(msg)
             rn, root, phash = self._stamp()                            # type: ignore[attr-defined]
             qr = self._question_responder(ask, qid, root)

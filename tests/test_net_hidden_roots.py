@@ -17,6 +17,7 @@ from hidden_games import engine_from
 from net.hidden_pair import HiddenPair
 from net.hidden_play import HiddenLockstep
 from net.hidden_wire import HiddenAck, HiddenAnswer, HiddenQuery, HiddenShown
+from net.hidden_wire_psi import HiddenPsi
 
 #: Black's Flamer Pawn on d4 burns Black's own Stealth Pawn on c5, which White's Stealth Pawn on h8
 #: holds locked (RUL-19); White's Stealth Pawn on c7 is hidden from Black, so Black's King moves
@@ -105,3 +106,28 @@ def test_a_new_root_in_a_resolvers_question_is_refused_rul_19() -> None:
     assert told
     assert pair.stops and pair.stops[0][0] == "white", pair.stops
     assert "the peer changed its root" in pair.stops[0][1] and "'hidden-query'" in pair.stops[0][1]
+
+
+def test_a_new_root_in_a_resolvers_first_psi_ask_is_refused_rul_19() -> None:
+    """RUL-19: with PSI on (``hidden_psi`` 1) a hidden mover's first question travels as a
+    ``psi-ask``; Black's pieces change with its event, not its questions, so its first PSI message
+    of a stealthy Pawn's Move under a new root stops White's machine, naming the message."""
+    eng = engine_from(POS.replace("piece B Q c2 G\n", "piece B Q c2 G\npiece B SHP b6 G\n"))
+    gid = hashlib.sha256(b"wec/test-roots").digest()
+    seeds = {"white": hashlib.sha256(b"w").digest(), "black": hashlib.sha256(b"b").digest()}
+    machines = {c: HiddenLockstep(eng, api.Options(), c, gid, seed=seeds[c], psi=True) for c in ("white", "black")}
+    pair = HiddenPair(eng, api.Options(), game_id=gid, machines=machines)
+    told: list[Any] = []
+
+    def tap(sender: str, msg: Any) -> Any:
+        if sender == "black" and isinstance(msg, HiddenPsi) and not told:
+            told.append(msg)
+            return dataclasses.replace(msg, rn=msg.rn + 1, root=hashlib.sha256(msg.root).digest())
+        return msg
+    pair.act(MISS)
+    assert _from(pair, "black", HiddenShown)[-1].gone == [] and pair.stops == []
+    pair.tap = tap
+    pair.act("MV:SHP(6,2)->(7,1)")    # the stealthy Pawn b6 -> a7, hidden from White: its path goes through PSI
+    assert told and told[0].n == 0
+    assert pair.stops and pair.stops[0][0] == "white", pair.stops
+    assert "the peer changed its root" in pair.stops[0][1]
