@@ -337,6 +337,41 @@ class GameOver:
 
 
 @dataclass(frozen=True, slots=True)
+class AuditStarted:
+    """The game has ended (``result`` "white", "black", "draw", or None when the board decided it:
+    a capture) and both laptops open their secrets; each now checks the other's every hidden-play
+    message ("Checking the game (audit)…"). ``GameOver`` follows once the audit has passed."""
+
+    result: str | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class AuditVerdict:
+    """The end-of-game audit of the peer (``net.hidden_audit``): ``passed``, and ``report`` as the
+    audit wrote it. A failure names the ``turn``, what was ``claim``-ed that is false and the
+    peer's signed message ``seq`` (its chain number) that proves it, when the report says so.
+    A passed audit is followed by ``GameOver``; a failed one stops the session (``SessionEnded``)."""
+
+    passed: bool
+    report: str
+    turn: int | None = None
+    claim: str = ""
+    seq: int | None = None
+
+    def words(self) -> str:
+        """The verdict in words, as both game-over screens show it."""
+        if self.passed:
+            return "Audit passed: nobody lied"
+        if self.turn is not None and self.seq is not None:
+            return f"Audit failed: turn {self.turn}, {self.claim} — proven by signed message #{self.seq}"
+        return f"Audit failed: {self.claim or self.report}"
+
+
+AUDIT_RUNNING = "Checking the game (audit)…"
+
+
+@dataclass(frozen=True, slots=True)
 class SessionEnded:
     """The network session is over: ``status`` finished, stopped, disconnected or refused."""
 

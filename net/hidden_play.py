@@ -447,7 +447,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
     def _game_over(self) -> list[Output]:
         """The game ended by the rules (capture): both open their secrets for the audit."""
         self.state, self.ended = PlayState.AWAIT_RESULT, True
-        return self._send_open()
+        return [Event("audit-started", {})] + self._send_open()
 
     # ---- roots ----
 
@@ -516,7 +516,9 @@ class HiddenLockstep(PsiPlay, Lockstep):
             return out
         # resignation, draw, time or refused actions: the game is over, the audit still runs
         self.state, self.ended = PlayState.AWAIT_RESULT, True
-        return [o for o in out if not (isinstance(o, Event) and o.kind == "game-over")] + self._send_open()
+        # the result is told now ("audit-started"); "game-over" waits for the audit's verdict
+        out = [Event("audit-started", o.data) if isinstance(o, Event) and o.kind == "game-over" else o for o in out]
+        return out + self._send_open()
 
     def _send_open(self) -> list[Output]:
         if "us" in self.opens:

@@ -9,6 +9,7 @@ events translated, plus ``SetupChanged`` / ``YourTurn`` / ``Waiting`` whenever t
 from __future__ import annotations
 
 import asyncio
+import re
 from collections import deque
 from types import ModuleType
 from typing import Any, Callable
@@ -223,6 +224,16 @@ class HumanDriver:
         reason = data.get("detail") or (play.state_value.end_reason if play is not None else "")
         self.emit(fe.GameOver(data["outcome"], reason, data["state_hash"], self._view() if play else None))
 
+    def _on_audit_started(self, data: dict[str, Any]) -> None:
+        play = self.match.play if self.match is not None else None
+        result = data.get("outcome") or (play.state_value.result if play is not None else None)
+        result = {"W": "white", "B": "black"}.get(result, result)
+        reason = data.get("detail") or (play.state_value.end_reason if play is not None else "") or ""
+        self.emit(fe.AuditStarted(result, reason))
+
+    def _on_audit(self, data: dict[str, Any]) -> None:
+        self.emit(audit_verdict(data["ok"], data["report"]))
+
     def _on_draw_offer(self, data: dict[str, Any]) -> None:
         self.emit(fe.DrawOffered(data["turn"]))
 
@@ -256,6 +267,23 @@ class HumanDriver:
         return self._wake
 
 
+_WHERE = re.compile(r"^event \d+, action \d+, turn (\d+): (.*)$", re.S)
+_SEQ = re.compile(r"\bseq (\d+)\b")
+
+
+def audit_verdict(ok: bool, report: str) -> fe.AuditVerdict:
+    """The audit's report as a front-end verdict: a failure's turn, claim and signed message
+    number read from the report ``net.hidden_audit`` writes ("event E, action A, turn T: ... (seq S) ...")."""
+    if ok:
+        return fe.AuditVerdict(True, report)
+    text = report.removeprefix("audit failed: ")
+    where = _WHERE.match(text)
+    seq = _SEQ.search(text)
+    claim = where.group(2) if where else text
+    return fe.AuditVerdict(False, report, int(where.group(1)) if where else None, claim,
+                           int(seq.group(1)) if seq else None)
+
+
 def _pairs(changes: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted(changes.items()))
 
@@ -276,6 +304,8 @@ _EVENTS: dict[str, Callable[[HumanDriver, dict[str, Any]], None]] = {
     "undo-answer": HumanDriver._on_undo_answer,
     "undo-refused": HumanDriver._on_undo_refused,
     "game-over": HumanDriver._on_game_over,
+    "audit-started": HumanDriver._on_audit_started,   # issue 9 item 5: the verdict on both screens
+    "audit": HumanDriver._on_audit,
     "draw-offer": HumanDriver._on_draw_offer,       # issue 10 (RUL-53)
     "draw-declined": HumanDriver._on_draw_declined,
     "draw-offer-lapsed": HumanDriver._on_draw_lapsed,

@@ -29,13 +29,14 @@ from engine.actions import EndTurn, Move
 from engine.notation import format_action
 from net import frontend as fe
 from net.bridge import BridgeConfig, NetBridge
+from net.human import audit_verdict
 from net.peers import PeerStore
 from net_helpers import FAST, make_cfg
 from ui import choices
 from ui.home_screen import HomeScreen
 from ui.layout import LAYOUT, cell_rect
 from ui.lobby_screen import LobbyScreen, peer_words
-from ui.net_session import LAST_ACTION_COLOUR, NetGameScene
+from ui.net_session import LAST_ACTION_COLOUR, NetGameScene, NetSession
 from ui.net_shell import NetShell
 from ui.panel_view import end_button, list_row_rect
 from ui.session import Session
@@ -324,6 +325,15 @@ def test_two_windows_pair_negotiate_play_undo_and_finish_over_wifi(windows: tupl
         ends = [e for e in w.shell.seen if isinstance(e, (fe.PeerActed, fe.MyActionApplied)) and e.text == "END"]
         assert len(ends) == PLY_LIMIT
         assert len(w.shell.net_session.turns) == PLY_LIMIT                # type: ignore[union-attr]
+        # issue 9 item 5: the result first, "Checking the game (audit)…", then the verdict, then GameOver
+        kinds = [type(e) for e in w.shell.seen if isinstance(e, (fe.AuditStarted, fe.AuditVerdict, fe.GameOver))]
+        assert kinds == [fe.AuditStarted, fe.AuditVerdict, fe.GameOver]
+        started = next(e for e in w.shell.seen if isinstance(e, fe.AuditStarted))
+        assert (started.result, started.reason) == ("draw", f"ply limit {PLY_LIMIT} (RUL-53)")
+        verdict = next(e for e in w.shell.seen if isinstance(e, fe.AuditVerdict))
+        assert verdict.passed and verdict.report.startswith("audit passed")
+        assert w.scene.audit == "Audit passed: nobody lied"
+        assert "Audit passed: nobody lied" in w.shell.notice.text_block.html_text
     assert black.shell.net_session.over.state_hash == white.shell.net_session.over.state_hash  # type: ignore
     black.shot("wifi-game-over")
 
@@ -372,6 +382,52 @@ def test_resign_from_the_window_ends_the_game_on_both_screens(windows: tuple[Win
         assert w.scene._title().startswith("Game over: White wins")
         assert "Game over: White wins" in w.shell.notice.text_block.html_text   # type: ignore[union-attr]
         assert not w.shell.game_buttons
+        assert w.scene.audit == "Audit passed: nobody lied"                     # issue 9 item 5
+
+
+def test_the_game_over_screen_says_checking_then_a_failed_audits_turn_claim_and_signed_message() -> None:
+    """Issue 9 item 5: the game-over screen says "Checking the game (audit)…" while the audit runs
+    and then its verdict; a failed audit names the turn, the false claim and the peer's signed
+    message (the report as net/hidden_audit.py writes it, docs/protocol.md "The audit")."""
+    view = engine.observe(engine.new_game(engine.Options()), "W")
+    session = NetSession(_Posted(), "white", view)
+    assert session.scene().audit == ""
+    session.on_event(fe.AuditStarted("white", "black resigned (RUL-53)"))
+    scene = session.scene()
+    assert scene.audit == "Checking the game (audit)…" and scene.actions == []
+    assert scene._title() == "Game over: White wins, black resigned (RUL-53)"
+    report = ("event 7, action 9, turn 4: the peer's signed 'answer' (seq 23) is not what an honest machine "
+              "sends there: cons differs (claimed 1, honest 0)")
+    session.on_event(audit_verdict(False, report))
+    scene = session.scene()
+    assert scene.audit == ("Audit failed: turn 4, the peer's signed 'answer' (seq 23) is not what an honest "
+                           "machine sends there: cons differs (claimed 1, honest 0) — proven by signed message #23")
+    assert session.apply(engine.parse_action("END")) == "the game is over"
+
+
+def test_our_applied_action_leaves_no_stale_legal_actions_on_the_board() -> None:
+    """Issue 9 (the "13 turns" flake): between our action applied and the next YourTurn / Waiting
+    the board offers no action (the old legal list would let End Turn be clicked twice)."""
+    state = engine.new_game(engine.Options())
+    view = engine.observe(state, "B")
+    session = NetSession(_Posted(), "black", view)
+    legal = tuple(engine.format_action(a) for a in engine.legal_actions(state))
+    session.on_event(fe.YourTurn(0, legal, None, view))
+    assert session.scene().actions
+    session.on_event(fe.MyActionApplied(1, legal[0], view))
+    assert session.scene().actions == []
+    session.on_event(fe.PeerActed(2, "END", view))
+    assert session.scene().actions == []
+
+
+class _Posted:
+    """A bridge stand-in that keeps what the session posts (nothing is sent anywhere)."""
+
+    def __init__(self) -> None:
+        self.posted: list[object] = []
+
+    def post(self, command: object) -> None:
+        self.posted.append(command)
 
 
 def test_a_draw_offered_in_the_window_and_accepted_ends_the_game_drawn(windows: tuple[Window, Window]) -> None:

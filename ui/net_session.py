@@ -29,7 +29,7 @@ from .layout import LAYOUT, Layout, cell_rect
 from .scenes import SIDE_NAME, GameScene
 from .words import describe, split_rule
 
-__all__ = ["NetSession", "NetGameScene", "COLOUR_SIDE", "LAST_ACTION_COLOUR"]
+__all__ = ["NetSession", "NetGameScene", "COLOUR_SIDE", "LAST_ACTION_COLOUR", "winner_words"]
 
 COLOUR_SIDE = {"white": "W", "black": "B"}
 LAST_ACTION_COLOUR = (60, 200, 255)     # the peer's last action: its squares framed in this
@@ -56,6 +56,7 @@ class NetGameScene(GameScene):
         super().__init__(view, actions, history, status, error, lay)
         self.last_cells, self.last_words, self.banner, self.over = last_cells, last_words, banner, over
         self.clock = ""                        # the move time limit's countdown (docs/rulings.md N-4)
+        self.audit = ""                        # the end-of-game audit in words (issue 9 item 5)
 
     def _title(self) -> str:
         """As on the hotseat board; a game ended by the protocol (resigned, agreed draw) says so too."""
@@ -81,6 +82,11 @@ class NetGameScene(GameScene):
             surface.blit(theme.text(18, self.clock, theme.ERROR if self.clock.startswith("you") else theme.TEXT),
                          (x, y))
             surface.blit(theme.text(16, "move time limit: the game is lost when it runs out", theme.DIM), (x, y + 22))
+        if self.audit:                         # under End Turn, where the clock stood
+            x, y = self.lay.panel_x, self.lay.board_y + 34
+            text = theme.fit(18, self.audit, surface.get_width() - x - 8)
+            colour = theme.ERROR if self.audit.startswith("Audit failed") else theme.TEXT
+            surface.blit(theme.text(18, text, colour), (x, y))
         return drawn
 
 
@@ -102,6 +108,8 @@ class NetSession:
         self.notice, self.notice_error = "", False
         self.lost = False
         self.over: fe.GameOver | None = None
+        self.ending: fe.AuditStarted | None = None   # the game ended; the audit runs (issue 9 item 5)
+        self.audit: fe.AuditVerdict | None = None
         self.undo_asked: int | None = None     # the peer asks to take back action ``index``
         self.draw_offered = False
         self.sent: str | None = None           # our action on its way (no second one meanwhile)
@@ -136,12 +144,22 @@ class NetSession:
                              status, error, last_cells=last_cells, last_words=last_words, banner=self.banner,
                              over=self._over_title())
         scene.clock = self.clock_words()
+        scene.audit = self.audit_words()
         return scene
+
+    def audit_words(self) -> str:
+        """The end-of-game audit in words: "" before the game ends, "Checking the game (audit)…"
+        while it runs, then the verdict ("Audit passed: nobody lied", or the false claim)."""
+        if self.audit is not None:
+            return self.audit.words()
+        if self.ending is not None or self.over is not None:
+            return fe.AUDIT_RUNNING
+        return ""
 
     def clock_words(self, now: float | None = None) -> str:
         """The move time limit's countdown in words (docs/rulings.md N-4), "" without one. The
         waiting laptop's clock decides; this one counts from when this laptop heard the move."""
-        if not self.move_limit or self.over is not None or self.clock_from is None:
+        if not self.move_limit or self.over is not None or self.ending is not None or self.clock_from is None:
             return ""
         now = time.monotonic() if now is None else now
         left = max(0, math.ceil(self.move_limit - (now - self.clock_from)))
@@ -150,10 +168,13 @@ class NetSession:
         return f"{who} {left} s left for this action"
 
     def _over_title(self) -> str:
-        if self.over is None:
-            return ""
-        winner = {"white": "White wins", "black": "Black wins"}.get(self.over.result, "Draw")
-        return f"Game over: {winner}, {self.over.reason}"
+        if self.over is not None:
+            return f"Game over: {winner_words(self.over.result)}, {self.over.reason}"
+        if self.audit is not None and not self.audit.passed:
+            return "Game stopped: the audit found a false claim"
+        if self.ending is not None:
+            return f"Game over: {winner_words(self.ending.result)}, {self.ending.reason}"
+        return ""
 
     def history(self) -> list[str]:
         """Finished turns and the one in progress, in words."""
@@ -164,7 +185,7 @@ class NetSession:
 
     def apply(self, action: Action) -> str | None:
         """Post our action; None when sent, else why not (nothing is sent then)."""
-        if self.over is not None:
+        if self.over is not None or self.ending is not None or self.audit is not None:
             return "the game is over"
         if self.lost:
             return "connection lost — waiting for the other laptop"
@@ -220,13 +241,14 @@ class NetSession:
         elif isinstance(ev, fe.PeerActed):
             # what it takes is read before it is applied: our own pieces on its square (RUL-18)
             words = _words(ev.text, self.view._replace(seen=self.view.own))
-            self.view, self.notice = ev.view, ""
+            self.view, self.notice, self.legal = ev.view, "", []   # YourTurn brings the legal actions
             if not ev.text.startswith("END"):      # End Turn moves nothing: keep the action before it
                 self.last = (ev.text, words)
             self._record(ev.text, ev.view, words)
         elif isinstance(ev, fe.MyActionApplied):
             words = _words(ev.text, self.view)     # the enemies we saw on its square, before it
-            self.view, self.sent, self.notice = ev.view, None, ""
+            # the legal actions of before are stale: a fresh YourTurn (or Waiting) follows
+            self.view, self.sent, self.notice, self.legal = ev.view, None, "", []
             self._record(ev.text, ev.view, words)
         elif isinstance(ev, fe.ActionRefused):
             self.sent = None
@@ -255,8 +277,13 @@ class NetSession:
             self.over, self.legal, self.sent = ev, [], None
             if ev.view is not None:
                 self.view = ev.view
-            winner = {"white": "White wins", "black": "Black wins"}.get(ev.result, "Draw")
-            self.banner = f"game over: {winner} ({ev.reason})"
+            self.banner = f"game over: {winner_words(ev.result)} ({ev.reason}) — {self.audit_words()}"
+        elif isinstance(ev, fe.AuditStarted):
+            self.ending, self.legal, self.sent = ev, [], None
+            self.banner = f"game over: {winner_words(ev.result)} ({ev.reason}) — {fe.AUDIT_RUNNING}"
+        elif isinstance(ev, fe.AuditVerdict):
+            self.audit, self.legal, self.sent = ev, [], None
+            self.banner = ev.words()
         elif isinstance(ev, fe.DrawOffered):
             self.draw_offered = True
         elif isinstance(ev, fe.DrawDeclined):
@@ -277,6 +304,12 @@ class NetSession:
             self.this_turn = []
         else:
             self.this_turn.append(words)
+
+
+def winner_words(result: str | None) -> str:
+    """"White wins", "Black wins" or "Draw" (a result as the protocol or the engine writes it)."""
+    return {"white": "White wins", "W": "White wins", "black": "Black wins", "B": "Black wins"}.get(
+        result or "", "Draw")
 
 
 def _parsed(texts: tuple[str, ...]) -> list[Action]:

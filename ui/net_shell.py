@@ -29,7 +29,7 @@ from .licence_screen import ACTIVATED, BACK, Activation, LicenceScreen
 from .lobby_screen import AFRESH, LEAVE, LobbyScreen
 from .menu_bar import BAR_HEIGHT
 from .menus import MenuContext
-from .net_session import NetGameScene, NetSession
+from .net_session import NetGameScene, NetSession, winner_words
 from .option_words import describe_option, value_words
 from .scenes import SIDE_NAME
 from .session import Session
@@ -246,8 +246,8 @@ class NetShell(Shell):
                               "Accept the draw", "Decline")
                 elif isinstance(ev, (fe.DrawLapsed, fe.DrawDeclined)) and self.question == "draw":
                     self._close_undo()
-                elif isinstance(ev, fe.GameOver):
-                    self._game_over(ev)
+                elif isinstance(ev, (fe.AuditStarted, fe.AuditVerdict, fe.GameOver)):
+                    self._game_over(session)
             return
         if isinstance(ev, fe.GameStarted):
             self._start_net(ev)
@@ -356,15 +356,23 @@ class NetShell(Shell):
             self.undo_panel.kill()
         self.undo_panel, self.undo_buttons, self.question = None, {}, ""
 
-    def _game_over(self, ev: fe.GameOver) -> None:
+    def _game_over(self, session: NetSession) -> None:
+        """The game-over dialog: the result, then the audit ("Checking the game (audit)…" while it
+        runs, then its verdict), rebuilt as each of them arrives (issue 9 item 5)."""
         self._close_undo()
         for button in self.game_buttons.values():
             button.kill()
         self.game_buttons = {}
-        winner = {"white": "White wins", "black": "Black wins"}.get(ev.result, "A draw")
-        self.notice = UIMessageWindow(pygame.Rect(380, 250, 560, 220),
-                                      f"<b>Game over: {winner}</b><br><br>{ev.reason}", self.manager,
-                                      window_title="Game over")
+        end = session.over or session.ending
+        audit = session.audit_words()
+        if end is not None:
+            winner = winner_words(end.result).replace("Draw", "A draw")
+            text, title = f"<b>Game over: {winner}</b><br><br>{end.reason}<br><br>{audit}", "Game over"
+        else:
+            text, title = f"<b>The game is stopped</b><br><br>{audit}", "Audit failed"
+        if self.notice is not None and self.notice.alive():
+            self.notice.kill()
+        self.notice = UIMessageWindow(pygame.Rect(380, 250, 560, 260), text, self.manager, window_title=title)
 
     def _widget_event(self, e: pygame.event.Event) -> bool:
         if e.type == pygame_gui.UI_BUTTON_PRESSED and self.undo_buttons and self.net_session is not None:

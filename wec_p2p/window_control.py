@@ -150,6 +150,7 @@ def screen_model(shell: NetShell) -> dict[str, Any]:
             "sent": session.sent, "undo_asked": shell.question == "undo", "question": shell.question,
             "over": None if session.over is None else [session.over.result, session.over.reason,
                                                        session.over.state_hash],
+            "audit": scene.audit, "audit_passed": None if session.audit is None else session.audit.passed,
             "title": scene._title()}
     if screen is None and isinstance(scene, GameScene) and not isinstance(scene, NetGameScene) \
             and isinstance(shell.session, Session):
