@@ -231,7 +231,7 @@ def test_tls_bot_game_with_psi_passes_the_audit_and_receives_no_cell_in_clear(tm
     know of the omniscient replay of the history; every psi message in each side's log (its
     decrypted, signed frames) carries no cell of its sender in clear."""
     opts = {**STEALTH, **{k: v for k, v in DEEP.items() if k != "stealthy_primary_allowed"}}
-    host_bot, guest_bot = _bots(opts, resign_after=30)
+    host_bot, guest_bot = _bots(opts, resign_after=30, psi=True)
     hc, gc, host_out, guest_out, _ = run(_tls_game(tmp_path, host_bot, guest_bot), 600)
     assert (host_out.status, guest_out.status) == ("finished", "finished"), (host_out.reason, guest_out.reason)
     host_play, guest_play = _audited(host_out), _audited(guest_out)

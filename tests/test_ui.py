@@ -181,7 +181,7 @@ def test_hotseat_privacy_screen_between_turns(surface: pygame.Surface) -> None:
 def test_wec_play_vs_computer_script(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """04/U18: ``wec play --vs-computer --script`` plays turns headless, autosaves, and --load resumes."""
     save = tmp_path / "game.wec"
-    script = "click 2,5; click 4,7; key e; act MV:K(1,5)->(2,5); key e"
+    script = "click 2,5; click 4,7; key e; act MV:DO(1,2)->(1,1); key e"   # the computer stuns the King (RUL-11)
     code = cli.main(["play", "--headless", "--vs-computer", "--seed", "3", "--save", str(save),
                      "--script", script])
     out = capsys.readouterr().out

@@ -708,10 +708,13 @@ def test_the_peers_move_onto_its_own_piece_takes_nothing_in_words(windows: tuple
     black, white = by_colour["black"], by_colour["white"]
     until(both, lambda: bool(black.scene.actions), "Black to move")
     own = {(p.row, p.col, p.level) for p in black.scene.view.own}
+    # White sees the mover and every piece of the destination (RUL-18): the action travels in clear
+    unseen = {(p.row, p.col, p.level) for p in black.scene.view.own if not p.exposed}
     onto_own = [a for a in black.scene.actions if isinstance(a, Move) and (a.row, a.col, a.level) in own
+                and (a.piece.row, a.piece.col, a.piece.level) not in unseen and (a.row, a.col, a.level) not in unseen
                 and choices.actions_to(choices.actions_from(black.scene.actions, choices.source_cell(a), False),
                                        choices.target_cell(a)) == [a]]
-    assert onto_own, "no Move onto a square Black's own piece holds"
+    assert onto_own, "no Move of a piece White sees onto a square Black's own piece holds"
     move = onto_own[0]
     for cell in (choices.source_cell(move), choices.target_cell(move)):
         black.click(cell_rect(*cell, "B").center)

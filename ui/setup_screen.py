@@ -29,6 +29,9 @@ __all__ = ["SetupScreen", "change_words", "NEGOTIATED", "NET_WORDS", "describe_o
 NET_WORDS: dict[str, OptionWords] = {
     "move_time_limit": OptionWords("Move time limit", "seconds each action of the player to move may take; "
                                    "when they run out the waiting side claims the game (0: no limit)", "N-4"),
+    "hidden_psi": OptionWords("Private questions about hidden pieces", "questions whose plain form would show "
+                              "the other laptop where your own hidden pieces are go through a private "
+                              "set intersection (slower, leaks less)", "P-6"),
 }
 #: the options a request may change, in the options screen's order (governments are each side's
 #: own), with the network game's after the turn limit (``wec host --request move_time_limit=60``)
@@ -42,7 +45,9 @@ def describe_option(name: str) -> OptionWords:
 
 
 def value_words(name: str, value: Any) -> str:
-    """One value in words; a move time limit in seconds ("no limit" for 0)."""
+    """One value in words; a move time limit in seconds ("no limit" for 0); private questions on/off."""
+    if name == "hidden_psi":
+        return "on" if value else "off"
     if name in NET_OPTIONS:
         return "no limit" if value == 0 else f"{value} s"
     return option_words.value_words(name, value)
@@ -57,6 +62,8 @@ def bounds(name: str) -> tuple[int, int] | None:
 
 def choices(name: str) -> tuple[Any, ...] | None:
     """The values to pick from, or None for a number typed in."""
+    if name == "hidden_psi":
+        return (1, 0)
     return None if name in NET_OPTIONS else option_words.choices(name)
 
 
