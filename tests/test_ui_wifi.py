@@ -420,6 +420,31 @@ def test_our_applied_action_leaves_no_stale_legal_actions_on_the_board() -> None
     assert session.scene().actions == []
 
 
+def test_our_end_turn_on_its_way_stays_on_its_way_when_the_turn_is_said_again_after_a_resume() -> None:
+    """Issue 9 (the "13 turns" flake, 04/U42): End Turn posted right after a resume, then the
+    bridge says YourTurn again for the same action index (its status re-said after the rebuild):
+    the End Turn is still on its way, so the board offers no second one; a lost link offers none."""
+    state = engine.new_game(engine.Options())
+    view = engine.observe(state, "B")
+    posted = _Posted()
+    session = NetSession(posted, "black", view)
+    legal = tuple(engine.format_action(a) for a in engine.legal_actions(state))
+    session.on_event(fe.YourTurn(4, legal, None, view))
+    session.on_event(fe.ConnectionLost("peer closed the connection"))
+    assert session.scene().actions == [] and session.legal == []
+    session.on_event(fe.Resumed("peer"))
+    session.on_event(fe.YourTurn(4, legal, None, view))
+    first = session.legal[0]
+    assert session.apply(first) is None and posted.posted == [fe.Act(engine.format_action(first))]
+    session.on_event(fe.YourTurn(4, legal, None, view))            # the same turn said again
+    assert session.scene().actions == []
+    assert session.apply(first) == "your last action is still on its way to the other laptop"
+    assert len(posted.posted) == 1
+    session.on_event(fe.MyActionApplied(5, engine.format_action(first), view))
+    session.on_event(fe.YourTurn(5, legal, None, view))             # the next action's turn
+    assert session.scene().actions
+
+
 class _Posted:
     """A bridge stand-in that keeps what the session posts (nothing is sent anywhere)."""
 

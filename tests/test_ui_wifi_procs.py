@@ -186,7 +186,7 @@ def test_two_wec_window_processes_play_over_wifi_with_a_dropped_link(wins: tuple
     """Issue 9 (04/U59-U61, U31, RUL-53): two real window processes on 127.0.0.1 find each other
     under PEERS, pair (the guest types the host's host:port, through a relay) with the same code
     confirmed on both, approve one rule change and reject one, play 12 turns by clicks on both
-    boards, refuse an undo, survive a dropped link, and both end the game."""
+    boards, refuse an undo, survive a dropped link, and both end the game with the audit passed."""
     alice, bob = wins
     port = _lobbies(alice, bob)
     relay = Relay(port)
@@ -203,7 +203,7 @@ def test_two_wec_window_processes_play_over_wifi_with_a_dropped_link(wins: tuple
 def test_two_wec_window_processes_across_two_network_namespaces(netns_pair: Any, tmp_path: Path) -> None:
     """Issue 9 again across a real veth link between two namespaces (tests/netns.py): found by mDNS,
     connected by a click on the PEERS row, the link taken down mid-game and brought back up, and
-    after 10 turns the player to move resigns (RUL-53): game over on both screens."""
+    after 10 turns the player to move resigns (RUL-53): game over on both screens, audit passed."""
     pair = netns_pair
     vendor = Ed25519PrivateKey.generate()
     alice = Win(tmp_path, "Alice", vendor, pair.addr_a, lambda argv, **kw: pair.run(pair.ns_a, argv, **kw))
@@ -365,6 +365,10 @@ def _play(by_colour: dict[str, Win], drop: Callable[[], None], restore: Callable
         turns += 1
         mover.wait(lambda m: not m["game"]["can_end"] or m["game"]["over"], "the turn ended")
     results = [w.model["game"]["over"] for w in both]
+    for w in both:   # issue 9 item 5: each laptop audited the other's every hidden-play message
+        m = w.wait(lambda m: m["game"]["audit_passed"] is not None, "the audit's verdict")
+        assert m["game"]["audit_passed"] is True and m["game"]["audit"] == "Audit passed: nobody lied"
+        assert "Audit passed: nobody lied" in m["notice"]
     if resign_at is not None:                                # RUL-53: the other side wins, on both screens
         assert turns == resign_at and undone and dropped
         winner = "white" if resigner == "black" else "black"

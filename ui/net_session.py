@@ -113,6 +113,7 @@ class NetSession:
         self.undo_asked: int | None = None     # the peer asks to take back action ``index``
         self.draw_offered = False
         self.sent: str | None = None           # our action on its way (no second one meanwhile)
+        self.turn_index: int | None = None     # the action index of the last YourTurn
         self.move_limit = 0                    # seconds for each action, when agreed (N-4); 0: none
         self.clock_from: float | None = None   # when the clock of the action awaited started (monotonic)
 
@@ -233,7 +234,11 @@ class NetSession:
                 (self.clock_from is None or not isinstance(ev, (fe.YourTurn, fe.Waiting))):
             self.clock_from = time.monotonic()     # N-4: each action is timed from the one before it
         if isinstance(ev, fe.YourTurn):
-            self.view, self.legal, self.sent = ev.view, _parsed(ev.legal), None
+            # the same YourTurn again (the status re-said after a resume) while our action is on its
+            # way leaves it on its way: only its applying or refusing frees the board for the next one
+            if self.sent is None or ev.index != self.turn_index:
+                self.sent = None
+            self.view, self.legal, self.turn_index = ev.view, _parsed(ev.legal), ev.index
             self.banner = "your move: left-click a piece to Move it, right-click to Fire (04/U33)"
         elif isinstance(ev, fe.Waiting):
             self.legal = []
@@ -268,7 +273,7 @@ class NetSession:
             said = "accepted" if ev.accepted else "refused" + (f": {ev.reason}" if ev.reason else "")
             self.notice, self.notice_error = f"{whose} undo request was {said}", not ev.accepted
         elif isinstance(ev, fe.ConnectionLost):
-            self.lost = True
+            self.lost, self.legal = True, []   # after the resume a fresh YourTurn says what is legal
             self.banner = "connection lost — waiting for the other laptop"
         elif isinstance(ev, (fe.Resumed, fe.Connected)):
             self.lost = False
