@@ -358,9 +358,12 @@ class AuditVerdict:
     turn: int | None = None
     claim: str = ""
     seq: int | None = None
+    done: bool = True       # False: a side did not open its secrets in time, its opponent claimed the win
 
     def words(self) -> str:
         """The verdict in words, as both game-over screens show it."""
+        if not self.done:
+            return f"No audit: {self.report}"
         if self.passed:
             return "Audit passed: nobody lied"
         if self.turn is not None and self.seq is not None:

@@ -222,6 +222,8 @@ class HumanDriver:
     def _on_game_over(self, data: dict[str, Any]) -> None:
         play = self.match.play if self.match is not None else None
         reason = data.get("detail") or (play.state_value.end_reason if play is not None else "")
+        if data.get("ending") == "audit":   # a side did not open its secrets in time: no audit was possible
+            self.emit(fe.AuditVerdict(False, reason, done=False))
         self.emit(fe.GameOver(data["outcome"], reason, data["state_hash"], self._view() if play else None))
 
     def _on_audit_started(self, data: dict[str, Any]) -> None:

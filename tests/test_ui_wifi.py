@@ -29,7 +29,8 @@ from engine.actions import EndTurn, Move
 from engine.notation import format_action
 from net import frontend as fe
 from net.bridge import BridgeConfig, NetBridge
-from net.human import audit_verdict
+from net.human import HumanDriver, audit_verdict
+from net.outputs import Event
 from net.peers import PeerStore
 from net_helpers import FAST, make_cfg
 from ui import choices
@@ -403,6 +404,26 @@ def test_the_game_over_screen_says_checking_then_a_failed_audits_turn_claim_and_
     assert scene.audit == ("Audit failed: turn 4, the peer's signed 'answer' (seq 23) is not what an honest "
                            "machine sends there: cons differs (claimed 1, honest 0) — proven by signed message #23")
     assert session.apply(engine.parse_action("END")) == "the game is over"
+
+
+def test_a_game_ended_by_an_audit_claim_says_no_audit_and_an_abandoned_one_says_nothing() -> None:
+    """Issue 9 item 5 (N-2): when a side did not open its secrets in time its opponent claims the
+    win and no audit was possible: the screen says so; an abandoned game had no audit to show."""
+    view = engine.observe(engine.new_game(engine.Options()), "W")
+    shown: list[object] = []
+    driver = HumanDriver(engine, shown.append)
+    detail = "black did not open its secrets for the audit within 60 s; white claimed the win: no openings"
+    driver.on_event(Event("game-over", {"outcome": "white", "ending": "audit", "detail": detail,
+                                        "state_hash": "00"}))
+    assert [type(e) for e in shown] == [fe.AuditVerdict, fe.GameOver]
+    session = NetSession(_Posted(), "white", view)
+    session.on_event(fe.AuditStarted("white", "black resigned (RUL-53)"))
+    for e in shown:
+        session.on_event(e)
+    assert session.scene().audit == f"No audit: {detail}"
+    abandoned = NetSession(_Posted(), "white", view)
+    abandoned.on_event(fe.GameOver("white", "black left the game (N-2)", "00", None))
+    assert abandoned.scene().audit == ""
 
 
 def test_our_applied_action_leaves_no_stale_legal_actions_on_the_board() -> None:

@@ -153,9 +153,9 @@ class NetSession:
         while it runs, then the verdict ("Audit passed: nobody lied", or the false claim)."""
         if self.audit is not None:
             return self.audit.words()
-        if self.ending is not None or self.over is not None:
+        if self.ending is not None and self.over is None:
             return fe.AUDIT_RUNNING
-        return ""
+        return ""      # no audit ran (the game was abandoned: N-2, N-3)
 
     def clock_words(self, now: float | None = None) -> str:
         """The move time limit's countdown in words (docs/rulings.md N-4), "" without one. The
