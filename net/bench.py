@@ -33,6 +33,9 @@ from types import ModuleType
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
+#: the guest bot resigns after this many actions: with hidden play (PSI on, the default) a full
+#: random game takes minutes, and latency per action is the figure, not the game's length
+RESIGN_AFTER = 60
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -47,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     peer.add_argument("--port", type=int, default=0)
     peer.add_argument("--seed", type=int, default=11)
     peer.add_argument("--sync", type=int, choices=[0, 1], default=1)
+    peer.add_argument("--actions", type=int, default=RESIGN_AFTER,
+                      help="the guest resigns once it has taken this many actions (RUL-53)")
     anchor = sub.add_parser("anchor", help="(internal) one end of the signed TLS round-trip anchor")
     anchor.add_argument("--role", choices=["server", "client"], required=True)
     anchor.add_argument("--dir", type=Path, required=True)
@@ -141,27 +146,36 @@ def _link(pair: Any, games: int) -> dict[str, Any]:
 def _game(pair: Any, sync: int, seed: int) -> dict[str, Any]:
     """One fresh pair of installations: pair, handshakes, a full bot game; both sides' figures."""
     with tempfile.TemporaryDirectory() as tmp:
-        host_addr = pair.addr_a if pair else "127.0.0.1"
-        guest_addr = pair.addr_b if pair else "127.0.0.1"
-        common = ["--sync", str(sync)]
-        host = _spawn(pair, pair.ns_a if pair else None, ["--role", "host", "--dir", f"{tmp}/host", "--interface",
-                                                         host_addr, "--seed", str(seed), *common])
-        try:
-            port = _read(host)["port"]
-            guest = _spawn(pair, pair.ns_b if pair else None,
-                           ["--role", "guest", "--dir", f"{tmp}/guest", "--interface", guest_addr, "--peer-host",
-                            host_addr, "--port", str(port), "--seed", str(seed + 1), *common])
-            g, h = _read(guest), _read(host)
-        finally:
-            for proc in [host] + ([guest] if "guest" in locals() else []):
-                try:
-                    proc.wait(30)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+        h, g = play_pair("net.bench", pair, tmp, seed, ["--sync", str(sync)], wait=30)
         if g["status"] != "finished" or h["status"] != "finished":
             raise SystemExit(f"benchmark game did not finish: host {h['status']}, guest {g['status']}")
         return {"pairing": g["pairing"], "handshake": g["handshake"], "latencies": g["latencies"] + h["latencies"]}
+
+
+def play_pair(module: str, pair: Any, tmp: str, seed: int, common: list[str],
+              wait: float) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A host and a guest peer process of ``python -m module peer`` (in the two namespaces of
+    ``pair``, or on 127.0.0.1), data under ``tmp``; the host's and the guest's last reports."""
+    host_addr = pair.addr_a if pair else "127.0.0.1"
+    guest_addr = pair.addr_b if pair else "127.0.0.1"
+    host = _spawn(pair, pair.ns_a if pair else None, ["--role", "host", "--dir", f"{tmp}/host", "--interface",
+                                                     host_addr, "--seed", str(seed), *common], module=module)
+    procs = [host]
+    try:
+        port = _read(host)["port"]
+        guest = _spawn(pair, pair.ns_b if pair else None,
+                       ["--role", "guest", "--dir", f"{tmp}/guest", "--interface", guest_addr, "--peer-host",
+                        host_addr, "--port", str(port), "--seed", str(seed + 1), *common], module=module)
+        procs.append(guest)
+        g, h = _read(guest), _read(host)
+    finally:
+        for proc in procs:
+            try:
+                proc.wait(wait)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+    return h, g
 
 
 def _engine_check(seed: int) -> dict[str, float]:
@@ -257,8 +271,9 @@ async def _anchor(args: argparse.Namespace) -> int:
     return 0
 
 
-def _spawn(pair: Any, ns: str | None, args: list[str], mode: str = "peer") -> subprocess.Popen[str]:
-    argv = [sys.executable, "-m", "net.bench", mode, *args]
+def _spawn(pair: Any, ns: str | None, args: list[str], mode: str = "peer",
+           module: str = "net.bench") -> subprocess.Popen[str]:
+    argv = [sys.executable, "-m", module, mode, *args]
     kw: dict[str, Any] = dict(stdout=subprocess.PIPE, text=True, cwd=str(REPO))
     return pair.run(ns, argv, **kw) if pair else subprocess.Popen(argv, **kw)
 
@@ -288,16 +303,17 @@ async def _peer(args: argparse.Namespace) -> int:
     args.dir.mkdir(parents=True)
     cfg = NetConfig(identity=load_or_create(args.dir), data_dir=args.dir, engine=engine, name=args.role,
                     confirm=yes, wal_sync=bool(args.sync), timeouts=Timeouts())
-    bot = BotDriver(engine, args.seed, "white" if args.role == "host" else "black")
     if args.role == "host":
+        bot = BotDriver(engine, args.seed, "white")
         host = Host(cfg, bot, args.interface, 0)
         _emit(port=await host.start())
         try:
-            out = await host.wait(120)
+            out = await host.wait(900)
         finally:
             await host.close()
         _emit(status=out.status, latencies=bot.latencies)
         return 0
+    bot = _resigning(engine, args.seed, "black", args.actions)
     t0 = time.perf_counter()
     link = await connect(args.peer_host, args.port, certs.client_context(None, None), cfg.timeouts)
     await run_pairing(cfg, link, "initiator", link.peer_der)
@@ -314,6 +330,19 @@ async def _peer(args: argparse.Namespace) -> int:
     out = await play_as_guest(cfg, bot, args.peer_host, args.port, expected_fp=known.fingerprint)
     _emit(status=out.status, pairing=pairing, handshake=statistics.median(handshakes), latencies=bot.latencies)
     return 0
+
+
+def _resigning(engine: Any, seed: int, colour: str, after: int) -> Any:
+    """A ``net.bot.BotDriver`` that resigns on its move once it has taken ``after`` actions (RUL-53)."""
+    from net.bot import BotDriver
+
+    class Resigning(BotDriver):
+        def decide(self, match: Any) -> Any:
+            play = match.play
+            if play is not None and play.my_move() and self.actions >= after and play.result is None:
+                return play.resign()
+            return super().decide(match)
+    return Resigning(engine, seed, colour)
 
 
 def _emit(**fields: Any) -> None:

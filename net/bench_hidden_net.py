@@ -27,14 +27,13 @@ import logging
 import os
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from net.bench import REPO, _anchor_run, _emit, _load, _netns_module, _pct, _read
+from net.bench import _anchor_run, _emit, _load, _netns_module, _pct, play_pair
 
 #: options that bring the zone tests (both zones), locks and hidden movers into play
 OPTIONS = dict(detection_dominance="stealth", stealth_range_detection=True, stealth_detect_range=2,
@@ -111,34 +110,12 @@ def _link(name: str, pair: Any, games: int, actions: int) -> list[str]:
 
 def _game(pair: Any, seed: int, actions: int, psi: int) -> list[float]:
     with tempfile.TemporaryDirectory() as tmp:
-        host_addr = pair.addr_a if pair else "127.0.0.1"
-        guest_addr = pair.addr_b if pair else "127.0.0.1"
-        common = ["--psi", str(psi), "--actions", str(actions)]
-        host = _spawn(pair, pair.ns_a if pair else None,
-                      ["--role", "host", "--dir", f"{tmp}/host", "--interface", host_addr, "--seed", str(seed), *common])
-        try:
-            port = _read(host)["port"]
-            guest = _spawn(pair, pair.ns_b if pair else None,
-                           ["--role", "guest", "--dir", f"{tmp}/guest", "--interface", guest_addr, "--peer-host",
-                            host_addr, "--port", str(port), "--seed", str(seed + 1), *common])
-            g, h = _read(guest), _read(host)
-        finally:
-            for proc in [host] + ([guest] if "guest" in locals() else []):
-                try:
-                    proc.wait(60)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+        h, g = play_pair("net.bench_hidden_net", pair, tmp, seed, ["--psi", str(psi), "--actions", str(actions)],
+                         wait=60)
     if g["status"] != "finished" or h["status"] != "finished":
         raise SystemExit(f"benchmark game {seed} (hidden_psi {psi}) did not finish: host {h['status']}, "
                          f"guest {g['status']}")
     return h["latencies"] + g["latencies"]
-
-
-def _spawn(pair: Any, ns: str | None, args: list[str]) -> subprocess.Popen[str]:
-    argv = [sys.executable, "-m", "net.bench_hidden_net", "peer", *args]
-    kw: dict[str, Any] = dict(stdout=subprocess.PIPE, text=True, cwd=str(REPO))
-    return pair.run(ns, argv, **kw) if pair else subprocess.Popen(argv, **kw)
 
 
 async def _peer(args: argparse.Namespace) -> int:
