@@ -289,6 +289,7 @@ def _read(proc: subprocess.Popen[str]) -> dict[str, Any]:
 async def _peer(args: argparse.Namespace) -> int:
     import engine.api as engine
     from net import certs
+    from net.bench_hidden_play_psi import _Resigning
     from net.bot import BotDriver
     from net.identity import load_or_create
     from net.peers import PeerStore
@@ -313,7 +314,7 @@ async def _peer(args: argparse.Namespace) -> int:
             await host.close()
         _emit(status=out.status, latencies=bot.latencies)
         return 0
-    bot = _resigning(engine, args.seed, "black", args.actions)
+    bot = _Resigning(engine, args.seed, "black", resign_after=args.actions)
     t0 = time.perf_counter()
     link = await connect(args.peer_host, args.port, certs.client_context(None, None), cfg.timeouts)
     await run_pairing(cfg, link, "initiator", link.peer_der)
@@ -330,19 +331,6 @@ async def _peer(args: argparse.Namespace) -> int:
     out = await play_as_guest(cfg, bot, args.peer_host, args.port, expected_fp=known.fingerprint)
     _emit(status=out.status, pairing=pairing, handshake=statistics.median(handshakes), latencies=bot.latencies)
     return 0
-
-
-def _resigning(engine: Any, seed: int, colour: str, after: int) -> Any:
-    """A ``net.bot.BotDriver`` that resigns on its move once it has taken ``after`` actions (RUL-53)."""
-    from net.bot import BotDriver
-
-    class Resigning(BotDriver):
-        def decide(self, match: Any) -> Any:
-            play = match.play
-            if play is not None and play.my_move() and self.actions >= after and play.result is None:
-                return play.resign()
-            return super().decide(match)
-    return Resigning(engine, seed, colour)
 
 
 def _emit(**fields: Any) -> None:
