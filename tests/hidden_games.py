@@ -329,9 +329,11 @@ def _request_args(opts: dict[str, Any]) -> list[str]:
 
 def play_wec_game(tmp: Path, name: str, seed: int, start: str = "standard", resign_after: int = 30,
                   liar: str = "honest", audit_seconds: int = 0, pair: Any = None, port: int = 0,
-                  timeout: float = 240.0) -> WecGame:
+                  timeout: float = 240.0, guest_abandon_after: float | None = None) -> WecGame:
     """``wec host`` (white, honest) and ``wec join`` (black, maybe a liar) as two processes over TLS,
-    on 127.0.0.1 or (``pair``) across two network namespaces; bot games of option set ``name``."""
+    on 127.0.0.1 or (``pair``) across two network namespaces; bot games of option set ``name``.
+    ``guest_abandon_after``: the guest's ``--abandon-after`` (a host that stops the game at a lie
+    leaves the guest waiting that long for it to come back; the product's default is 120 s)."""
     import subprocess
     import sys
 
@@ -366,7 +368,9 @@ def play_wec_game(tmp: Path, name: str, seed: int, start: str = "standard", resi
             raise AssertionError(f"the host did not start: {first}{host.stderr.read()}")
         guest = start_proc("guest", liar, ["join", f"{addr['host']}:{m.group(1)}", "--bot", "random", "--seed",
                                            str(seed * 2 + 2), "--colour", "black", "--interface", addr["guest"],
-                                           "--auto-confirm", *_request_args(OPTION_SETS[name])])
+                                           "--auto-confirm", *_request_args(OPTION_SETS[name]),
+                                           *(() if guest_abandon_after is None
+                                             else ("--abandon-after", str(guest_abandon_after)))])
         procs.append(guest)
         g_out, g_err = guest.communicate(timeout=timeout)
         h_out, h_err = host.communicate(timeout=timeout)

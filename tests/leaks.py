@@ -24,8 +24,11 @@ def open_sockets() -> set[str]:
 
 
 def leftovers(threads_before: set[threading.Thread], sockets_before: set[str],
-              grace: float = 2.0) -> list[str]:
-    """Threads and sockets that appeared since the snapshot and are still there after ``grace`` s."""
+              grace: float = 10.0) -> list[str]:
+    """Threads and sockets that appeared since the snapshot and are still there after ``grace`` s.
+
+    ``grace`` is a hang guard, not a margin: the wait ends as soon as nothing is left, and a
+    loaded machine (load 8 on 2 cores, issue 10 item 7) may take seconds to run a thread's last lines."""
     deadline = time.monotonic() + grace
     while True:
         threads = [t for t in threading.enumerate() if t not in threads_before and t.is_alive()]

@@ -26,7 +26,7 @@ def test_a_lying_wec_process_is_caught_across_namespaces(netns_pair: NetnsPair, 
     lie: Any = None
     for seed in range(8):
         game = play_wec_game(tmp_path / f"{seed}", "deep", seed, "skirmish", resign_after=40, liar=name,
-                             audit_seconds=2, pair=netns_pair)
+                             audit_seconds=2, pair=netns_pair, guest_abandon_after=3)
         lie = game.lie()
         if lie is not None:
             break
