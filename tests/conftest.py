@@ -10,6 +10,14 @@ from leaks import leftovers, open_sockets
 from netns import NetnsPair, NetnsUnavailable, check_available, netns_pair as _netns_pair
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long tests (marked ``slow``) run first, the rest keep their order: with README's
+    ``-n 2 --maxschedchunk 1`` each xdist worker takes the next test when it is free, so the long
+    ones spread over both workers and the short ones fill in, and neither worker is left alone with
+    a long test at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture
 def netns_pair() -> Iterator[NetnsPair]:
     """Two fresh network namespaces joined by a veth pair (tests/netns.py); skips unless root + iproute2."""

@@ -97,6 +97,7 @@ def _relocated(state: api.GameState, rng: random.Random) -> api.GameState | None
     return new if moved else None
 
 
+@pytest.mark.slow
 def test_decision_ignores_where_hidden_enemies_really_are_RUL_18() -> None:
     """RUL-18 hidden pieces, 03/M0.11: over 200 positions with hidden enemies, moving every
     hidden enemy piece to another cell consistent with the bot's view (still hidden, view

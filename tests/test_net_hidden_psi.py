@@ -14,6 +14,8 @@ import types
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import engine.api as engine
 from engine.partial import enemy_hidden_held, known_diff, known_key
 from engine_helpers import pos
@@ -94,6 +96,7 @@ def leaks(sender: Any, msg: Any) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 def test_in_process_games_with_psi_agree_with_the_omniscient_engine_and_pass_the_audit() -> None:
     """HQ-10, HQ-1, RUL-18, RUL-37: with PSI on, after every action each side knows exactly what
     the rules let it know; the zone test ran both ways after every event, hidden actors' remote
@@ -203,6 +206,7 @@ class NothingThereOwner(HiddenLockstep):
         return qr
 
 
+@pytest.mark.slow
 def test_a_peer_that_lies_in_a_psi_exchange_is_named_by_the_audit_hq_10_hq_1() -> None:
     """HQ-10, HQ-1, RUL-37: a peer that hides one of its squares from the zone test, or answers a
     PSI question from an empty set, is caught: the honest side's audit (the honest re-run of the

@@ -55,6 +55,7 @@ FEATURES = ("projectile", "trip=", " ASH ", "revealed=", "removed", "ready=", "h
             "art-ready=", "next-id", "stun=")
 
 
+@pytest.mark.slow
 def test_rul1_200_seeded_games_round_trip_every_state():
     """RUL-1, RUL-40, 01/R19.1: in 200 seeded random games every state reached after every
     action (mid-turn ones too) is written and read back to the same hash, history aside, and

@@ -166,6 +166,7 @@ def test_undo_gives_back_the_held_state_itself_04_U31() -> None:
     assert api.serialise(api.undo(back)) == api.serialise(first)
 
 
+@pytest.mark.slow
 def test_a_long_game_holds_under_10_kb_a_turn() -> None:
     """Issue 13 item 8: a game kept whole for undo holds at most 10 KB per turn (tracemalloc,
     the same game played once first so that process-wide caches are not counted)."""

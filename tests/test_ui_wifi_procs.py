@@ -200,6 +200,7 @@ def test_two_wec_window_processes_play_over_wifi_with_a_dropped_link(wins: tuple
         relay.close()
 
 
+@pytest.mark.slow
 def test_two_wec_window_processes_across_two_network_namespaces(netns_pair: Any, tmp_path: Path) -> None:
     """Issue 9 again across a real veth link between two namespaces (tests/netns.py): found by mDNS,
     connected by a click on the PEERS row, the link taken down mid-game and brought back up, and
