@@ -7,7 +7,7 @@ renderer cannot see it. It returns the list of tokens it drew so tests can check
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 import pygame
@@ -17,7 +17,7 @@ from engine.view import PlayerView
 from . import art, theme
 from .layout import LAYOUT, Layout, cell_rect, level_rect
 
-__all__ = ["DrawnToken", "draw_board", "piece_label"]
+__all__ = ["DrawnToken", "draw_board", "drawn_over", "piece_label"]
 
 Cell = tuple[int, int]
 
@@ -47,26 +47,70 @@ def piece_label(kind: str, hand: str, n_articles: int, stun: int) -> str:
 def draw_board(surface: pygame.Surface, view: PlayerView, selection: Cell | None = None,
                highlights: Iterable[Cell] = (), cursor: Cell | None = None,
                lay: Layout = LAYOUT, reinforcements: bool = True,
-               piece_set: str = "simple") -> list[DrawnToken]:
+               piece_set: str = "simple", damage: Sequence[pygame.Rect] | None = None) -> list[DrawnToken]:
     """Draw ``view`` from ``view.player``'s seat; returns every token drawn, in drawing order.
 
     02/§2.1 square colours; 04/U44 level colours, yellow highlights and yellow stun counters;
     04/U25 a corner mark on each square holding a reinforcement (not its type), if asked;
     Air top strip, Ground middle, Sub bottom; White's view is Black's rotated 180°.
+
+    ``damage`` None draws the whole board. A list says that ``surface`` still holds what the
+    last ``draw_board`` on it left there, with whatever ``drawn_over`` reported since, except
+    inside those rectangles: then only the squares whose contents changed, the marks drawn
+    last time and the damaged parts are drawn again (issue 12 item 7); the picture is the same.
     """
     viewer = view.player
     tokens = _tokens(view)
     marks = tuple((r.row, r.col, r.side) for r in view.reinforcements) if reinforcements else ()
     layer, drawn = _composed(viewer, lay, tokens, marks, piece_set)
-    surface.blit(layer, (lay.board_x, lay.board_y))
+    cells = _LAST[viewer, lay, marks, piece_set][0]
+    area = pygame.Rect(lay.board_x, lay.board_y, lay.board_size, lay.board_size)
+    memo = _SCREENS.get(id(surface))
+    if damage is not None and memo is not None and memo.surface is surface and memo.layer is layer \
+            and memo.area == area:
+        old = memo.cells
+        stale = [cell_rect(*c, viewer, lay).inflate(2, 2)          # a corner mark reaches 1 px over
+                 for c in old.keys() | cells.keys() if old.get(c) != cells.get(c)]
+        for rect in (*stale, *memo.over, *damage):
+            part = rect.clip(area)
+            if part:
+                surface.blit(layer, part, part.move(-area.x, -area.y))
+    else:
+        surface.blit(layer, area.topleft)
+    if len(_SCREENS) >= 4 and id(surface) not in _SCREENS:
+        _SCREENS.clear()
+    over: list[pygame.Rect] = []
+    _SCREENS[id(surface)] = _OnScreen(surface, layer, cells, area, over)
     _labels(surface, viewer, lay)
     for row, col in highlights:
-        pygame.draw.rect(surface, theme.HIGHLIGHT, cell_rect(row, col, viewer, lay), 3)
+        over.append(pygame.draw.rect(surface, theme.HIGHLIGHT, cell_rect(row, col, viewer, lay), 3))
     if selection is not None:
-        pygame.draw.rect(surface, theme.SELECTED, cell_rect(*selection, viewer, lay), 3)
+        over.append(pygame.draw.rect(surface, theme.SELECTED, cell_rect(*selection, viewer, lay), 3))
     if cursor is not None:
-        pygame.draw.rect(surface, theme.CURSOR, cell_rect(*cursor, viewer, lay).inflate(-6, -6), 1)
+        over.append(pygame.draw.rect(surface, theme.CURSOR, cell_rect(*cursor, viewer, lay).inflate(-6, -6), 1))
     return list(drawn)
+
+
+def drawn_over(surface: pygame.Surface, rect: pygame.Rect) -> None:
+    """The caller drew over ``rect`` of the board it last drew on ``surface`` (a marker, a
+    line, a box): the next ``draw_board`` with ``damage`` draws that part again."""
+    memo = _SCREENS.get(id(surface))
+    if memo is not None and memo.surface is surface:
+        memo.over.append(pygame.Rect(rect))
+
+
+class _OnScreen(NamedTuple):
+    """What the last ``draw_board`` left on a surface: the layer and its contents then, and the
+    rectangles drawn over the board since."""
+
+    surface: pygame.Surface
+    layer: pygame.Surface
+    cells: dict[Cell, Any]
+    area: pygame.Rect
+    over: list[pygame.Rect]
+
+
+_SCREENS: dict[int, _OnScreen] = {}
 
 
 _COMPOSED: dict[tuple[Any, ...], tuple[pygame.Surface, tuple[DrawnToken, ...]]] = {}

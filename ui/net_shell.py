@@ -418,6 +418,7 @@ class NetShell(Shell):
         if self.screen is not None and self.options is None and self.editor is None:
             self.surface.fill((24, 26, 30))
             self.manager.draw_ui(self.surface)
+            self.forget_screen()           # the game is not on the surface
             self.dirty, self.drew = False, True
             self.driver.dirty = False      # the scene is not shown: no redraw for it until it is
             return
@@ -437,7 +438,7 @@ class NetShell(Shell):
                 else:
                     events = next_events(blocking)
                 if any(e.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE) for e in events):
-                    self.dirty = True
+                    self.forget_screen()
                 self.drew = False
                 self.pump(events, clock.tick() / 1000)
                 if self.drew:

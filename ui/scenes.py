@@ -18,7 +18,7 @@ from engine.notation import NotationError, format_action, parse_action, parse_tu
 from engine.view import PlayerView
 
 from . import art, choices, theme
-from .board_view import DrawnToken, draw_board
+from .board_view import DrawnToken, draw_board, drawn_over
 from .cell_view import cell_lines, draw_cell_zoom
 from .layout import LAYOUT, Layout, cell_at, cell_rect, level_rect
 from .panel_view import (HISTORY_ROW, LIST_ROWS, draw_bar, draw_panel, draw_privacy, draw_status,
@@ -225,13 +225,22 @@ class GameScene:
             return self.history + ["+ " + a for a in actions]
         return [_line_words(line) for line in self.history] + ["+ " + _action_words(a) for a in actions]
 
-    def draw(self, surface: pygame.Surface) -> list[DrawnToken]:
-        """Draw the whole screen; returns the board tokens drawn (kept in ``self.drawn``)."""
-        surface.fill(theme.BACKGROUND)
+    def draw(self, surface: pygame.Surface, damage: Sequence[pygame.Rect] | None = None) -> list[DrawnToken]:
+        """Draw the whole screen; returns the board tokens drawn (kept in ``self.drawn``).
+        ``damage``: as ``draw_board`` has it (None: nothing is known of what the surface holds);
+        the picture is the same either way, only the board's unchanged squares are not drawn
+        again when it is known."""
+        board = pygame.Rect(self.lay.board_x, self.lay.board_y, self.lay.board_size, self.lay.board_size)
+        if damage is None:
+            surface.fill(theme.BACKGROUND)
+        else:                                  # all but the board, which draw_board covers
+            for part in _around(surface.get_rect(), board):
+                surface.fill(theme.BACKGROUND, part)
         draw_bar(surface, self._title(), self.lay)
         highlights = choices.targets(self.group) if self.selection else []
         self.drawn = draw_board(surface, self.view, self.selection, highlights, self.cursor, self.lay,
-                                reinforcements=self.show_reinforcements, piece_set=self.piece_set)
+                                reinforcements=self.show_reinforcements, piece_set=self.piece_set,
+                                damage=damage)
         if self.show_last_seen:
             self._last_seen_markers(surface)
         self._homing_lines(surface)
@@ -250,7 +259,7 @@ class GameScene:
         if self.hover is not None:
             lines = cell_lines(self.view, *self.hover)
             if len(lines) > 2 or any(line.startswith("  ") for line in lines):
-                draw_cell_zoom(surface, lines, cell_rect(*self.hover, self.view.player, self.lay))
+                drawn_over(surface, draw_cell_zoom(surface, lines, cell_rect(*self.hover, self.view.player, self.lay)))
         return self.drawn
 
     def _homing_lines(self, surface: pygame.Surface) -> None:
@@ -265,14 +274,16 @@ class GameScene:
             b = pygame.Vector2(cell_rect(target.row, target.col, self.view.player, self.lay).center)
             steps = max(1, int(a.distance_to(b) // 8))
             for i in range(0, steps, 2):
-                pygame.draw.line(surface, theme.PROJECTILE, a.lerp(b, i / steps), a.lerp(b, min(1, (i + 1) / steps)), 2)
+                dash = pygame.draw.line(surface, theme.PROJECTILE, a.lerp(b, i / steps),
+                                        a.lerp(b, min(1, (i + 1) / steps)), 2)
+                drawn_over(surface, dash.inflate(4, 4))   # the rect given back may miss the width
 
     def _last_seen_markers(self, surface: pygame.Surface) -> None:
         """04/U29: a see-through picture where each enemy piece was last seen."""
         for m in self.last_seen:
             strip = level_rect(cell_rect(m.row, m.col, self.view.player, self.lay), m.level, self.lay)
             img = art.ghost_image(m.kind, m.side, m.level, "", strip.height - 1, self.piece_set)
-            surface.blit(img, (strip.right - img.get_width(), strip.y))
+            drawn_over(surface, surface.blit(img, (strip.right - img.get_width(), strip.y)))
 
     def _selected_picture(self, surface: pygame.Surface) -> None:
         """04/U4: a picture of the selected piece (the detailed set), with its name."""
@@ -323,6 +334,14 @@ class PrivacyScene:
         """A black screen with one sentence; no tokens."""
         draw_privacy(surface, SIDE_NAME[self.next_side], self.lay)
         return []
+
+
+def _around(screen: pygame.Rect, board: pygame.Rect) -> list[pygame.Rect]:
+    """``screen`` but ``board``, as four rectangles (above, left, right, below)."""
+    return [pygame.Rect(screen.x, screen.y, screen.width, board.top - screen.y),
+            pygame.Rect(screen.x, board.top, board.left - screen.x, board.height),
+            pygame.Rect(board.right, board.top, screen.right - board.right, board.height),
+            pygame.Rect(screen.x, board.bottom, screen.width, screen.bottom - board.bottom)]
 
 
 @functools.lru_cache(maxsize=4096)
