@@ -113,33 +113,38 @@ class _OnScreen(NamedTuple):
 _SCREENS: dict[int, _OnScreen] = {}
 
 
-_COMPOSED: dict[tuple[Any, ...], tuple[pygame.Surface, tuple[DrawnToken, ...]]] = {}
-_LAST_CONTENT: list[Any] = [None, None]
-
-
-def _content(tokens: dict[tuple[int, int, str], list[_Item]]) -> tuple[Any, ...]:
-    """The tokens in canonical order, as a hashable key (once per tokens object)."""
-    if _LAST_CONTENT[0] is not tokens:
-        _LAST_CONTENT[:] = [tokens, tuple(sorted((k, tuple(v)) for k, v in tokens.items()))]
-    return _LAST_CONTENT[1]  # type: ignore[no-any-return]
+#: per seat, layout, marks and piece set: the tokens object last composed, the layer, the tokens drawn
+_COMPOSED: dict[tuple[Any, ...], tuple[Any, pygame.Surface, tuple[DrawnToken, ...]]] = {}
 _LAST: dict[tuple[Any, ...], tuple[dict[Cell, Any], pygame.Surface, dict[Cell, list[DrawnToken]]]] = {}
+
+
+def _by_cell(tokens: dict[tuple[int, int, str], list[_Item]]) -> dict[Cell, list[tuple[str, tuple[_Item, ...]]]]:
+    """Each square's strips in level order (Air, Ground, Sub) with their tokens."""
+    out: dict[Cell, list[tuple[str, tuple[_Item, ...]]]] = {}
+    for (row, col, level), items in tokens.items():
+        strips = out.get((row, col))
+        if strips is None:
+            out[row, col] = [(level, tuple(items))]
+        else:
+            strips.append((level, tuple(items)))
+            strips.sort(key=_level_of)
+    return out
+
+
+def _level_of(strip: tuple[str, Any]) -> str:
+    return strip[0]
 
 
 def _composed(viewer: str, lay: Layout, tokens: dict[tuple[int, int, str], list[_Item]],
               marks: tuple[tuple[int, int, str], ...], piece_set: str) -> tuple[pygame.Surface, tuple[DrawnToken, ...]]:
-    """The board with its squares, reinforcement marks and every token. A frame that changes
-    only a selection, a highlight or the hover box reuses it whole; after an action only the
-    squares whose contents changed are drawn again (issue 12 item 7)."""
-    content = _content(tokens)
-    key = (viewer, lay, content, marks, piece_set)
-    cached = _COMPOSED.get(key)
-    if cached is not None:
-        return cached
-    _COMPOSED.clear()                  # one board layer per seat, redrawn in place below
-    by_cell: dict[Cell, Any] = defaultdict(list)
-    for (row, col, level), items in content:
-        by_cell[row, col].append((level, items))
+    """The board with its squares, reinforcement marks and every token. A frame of the same
+    view (a selection, a highlight or the hover box changed) reuses it whole; after an action
+    only the squares whose contents changed are drawn again (issue 12 item 7)."""
     base = (viewer, lay, marks, piece_set)
+    cached = _COMPOSED.get(base)
+    if cached is not None and cached[0] is tokens:
+        return cached[1], cached[2]
+    by_cell = _by_cell(tokens)
     previous = _LAST.get(base)
     if previous is None:
         layer, drawn_at, changed = _background(viewer, lay).copy(), {}, set(by_cell)
@@ -147,7 +152,7 @@ def _composed(viewer: str, lay: Layout, tokens: dict[tuple[int, int, str], list[
     else:
         old_cells, layer, old_drawn = previous
         drawn_at = dict(old_drawn)
-        changed = {c for c in set(old_cells) | set(by_cell) if old_cells.get(c) != by_cell.get(c)}
+        changed = {c for c in old_cells.keys() | by_cell.keys() if old_cells.get(c) != by_cell.get(c)}
     local = lay._replace(board_x=0, board_y=0)
     mark_at = {(r, c): side for r, c, side in marks}
     for cell in sorted(changed):
@@ -163,10 +168,11 @@ def _composed(viewer: str, lay: Layout, tokens: dict[tuple[int, int, str], list[
                                      (lay.board_x, lay.board_y))
     if base not in _LAST and len(_LAST) >= 4:
         _LAST.clear()                        # a few seats and mark sets at most (editor edits)
-    _LAST[base] = (dict(by_cell), layer, drawn_at)
+        _COMPOSED.clear()
+    _LAST[base] = (by_cell, layer, drawn_at)
     drawn = tuple(d for cell in sorted(drawn_at) for d in drawn_at[cell])
-    _COMPOSED[key] = (layer, drawn)
-    return _COMPOSED[key]
+    _COMPOSED[base] = (tokens, layer, drawn)
+    return layer, drawn
 
 
 # -- helpers -----------------------------------------------------------------------------------
@@ -190,17 +196,31 @@ def _tokens_of(view: PlayerView) -> dict[tuple[int, int, str], list[_Item]]:
     """What each strip holds, with what its picture needs: a piece's kind, hand, carried
     articles and the turns until its next weapon is ready (RUL-6); a projectile's heading."""
     out: dict[tuple[int, int, str], list[_Item]] = defaultdict(list)
+    ply = view.ply
     for p in (*view.own, *view.seen):
-        wait = _reload(p, view.ply)
-        out[p.row, p.col, p.level].append(
-            ("piece", piece_label(p.kind, p.hand, len(p.codes), p.stun), p.side, p.stun,
-             (p.kind, p.hand, tuple(p.codes), wait)))
+        try:
+            item = _PIECE_ITEMS.get((p, ply))
+        except TypeError:                      # an unhashable field: work it out each time
+            item = _piece_item(p, ply)
+        if item is None:
+            if len(_PIECE_ITEMS) >= 4096:
+                _PIECE_ITEMS.clear()
+            item = _PIECE_ITEMS[p, ply] = _piece_item(p, ply)
+        out[p.row, p.col, p.level].append(item)
     for g in view.ground:
         out[g.row, g.col, "G"].append(("article", g.code, "", 0, (g.code,)))
     for pr in view.projectiles:
         out[pr.row, pr.col, pr.level].append(("projectile", "*" + pr.kind, pr.side, 0,
                                               (pr.kind, pr.dr, pr.dc, pr.homing)))
     return out
+
+
+_PIECE_ITEMS: dict[tuple[Any, int], _Item] = {}     # (piece as seen, ply) -> its token
+
+
+def _piece_item(p: Any, ply: int) -> _Item:
+    return ("piece", piece_label(p.kind, p.hand, len(p.codes), p.stun), p.side, p.stun,
+            (p.kind, p.hand, tuple(p.codes), _reload(p, ply)))
 
 
 def _reload(p: Any, ply: int) -> int:
