@@ -198,36 +198,37 @@ def _tokens_of(view: PlayerView) -> dict[tuple[int, int, str], list[_Item]]:
     out: dict[tuple[int, int, str], list[_Item]] = defaultdict(list)
     ply = view.ply
     for p in (*view.own, *view.seen):
-        try:
-            item = _PIECE_ITEMS.get((p, ply))
-        except TypeError:                      # an unhashable field: work it out each time
-            item = _piece_item(p, ply)
-        if item is None:
-            if len(_PIECE_ITEMS) >= 4096:
-                _PIECE_ITEMS.clear()
-            item = _PIECE_ITEMS[p, ply] = _piece_item(p, ply)
-        out[p.row, p.col, p.level].append(item)
+        out[p.row, p.col, p.level].append(_piece_item(p, ply))
     for g in view.ground:
-        out[g.row, g.col, "G"].append(("article", g.code, "", 0, (g.code,)))
+        item = _ARTICLE_ITEMS.get(g.code)
+        if item is None:
+            item = _ARTICLE_ITEMS[g.code] = ("article", g.code, "", 0, (g.code,))
+        out[g.row, g.col, "G"].append(item)
     for pr in view.projectiles:
         out[pr.row, pr.col, pr.level].append(("projectile", "*" + pr.kind, pr.side, 0,
                                               (pr.kind, pr.dr, pr.dc, pr.homing)))
     return out
 
 
-_PIECE_ITEMS: dict[tuple[Any, int], _Item] = {}     # (piece as seen, ply) -> its token
+_ARTICLE_ITEMS: dict[str, _Item] = {}         # an article on the ground: the same token for a code
 
 
 def _piece_item(p: Any, ply: int) -> _Item:
-    return ("piece", piece_label(p.kind, p.hand, len(p.codes), p.stun), p.side, p.stun,
-            (p.kind, p.hand, tuple(p.codes), _reload(p, ply)))
+    codes, stun = tuple(p.codes), p.stun
+    return ("piece", piece_label(p.kind, p.hand, len(codes), stun), p.side, stun,
+            (p.kind, p.hand, codes, _reload(p, ply)))
 
 
 def _reload(p: Any, ply: int) -> int:
     """Turns until the piece's first reloading weapon is ready again (0: none reloading)."""
-    waits = [r - ply for _, r in getattr(p, "ready", ()) if r > ply]
-    waits += [r - ply for r in getattr(p, "art_ready", ()) if r > ply]
-    return min(waits) if waits else 0
+    first = 0
+    for _, r in getattr(p, "ready", ()):
+        if r > ply and (not first or r < first):
+            first = r
+    for r in getattr(p, "art_ready", ()):
+        if r > ply and (not first or r < first):
+            first = r
+    return first - ply if first else 0
 
 
 def _labels(surface: pygame.Surface, viewer: str, lay: Layout) -> None:
