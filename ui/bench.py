@@ -175,6 +175,8 @@ def frame_times(rounds: int = 9, frames: int = 20) -> Frames:
         out = [_timed(lambda: clicked(clicks[(r * frames + i) % len(clicks)])) for i in range(frames)]
         times["click"] += out if keep else []
         shown["click"] = shell.driver.scene
+        if shell.session.state is not start:
+            raise RuntimeError("a bench click chose an action: the click frames must keep the position")
         out = []
         for before, after in sessions[done:done + frames]:
             show(before)                                         # the position before the Move

@@ -17,7 +17,7 @@ from engine.view import PlayerView
 from . import art, theme
 from .layout import LAYOUT, Layout, cell_rect, level_rect
 
-__all__ = ["DrawnToken", "draw_board", "drawn_over", "piece_label"]
+__all__ = ["DrawnToken", "draw_board", "drawn_over", "edges", "piece_label"]
 
 Cell = tuple[int, int]
 
@@ -54,9 +54,10 @@ def draw_board(surface: pygame.Surface, view: PlayerView, selection: Cell | None
     04/U25 a corner mark on each square holding a reinforcement (not its type), if asked;
     Air top strip, Ground middle, Sub bottom; White's view is Black's rotated 180°.
 
-    ``damage`` None draws the whole board. A list says that ``surface`` still holds what the
-    last ``draw_board`` on it left there, with whatever ``drawn_over`` reported since, except
-    inside those rectangles: then only the squares whose contents changed, the marks drawn
+    ``damage`` None draws the whole board (on a background the caller filled). A list says that
+    ``surface`` still holds what the last ``draw_board`` on it left there, with whatever
+    ``drawn_over`` reported since, except inside those rectangles; the caller then leaves the
+    board and its ``edges`` alone, and only the squares whose contents changed, the marks drawn
     last time and the damaged parts are drawn again (issue 12 item 7); the picture is the same.
     """
     viewer = view.player
@@ -66,6 +67,7 @@ def draw_board(surface: pygame.Surface, view: PlayerView, selection: Cell | None
     cells = _LAST[viewer, lay, marks, piece_set][0]
     area = pygame.Rect(lay.board_x, lay.board_y, lay.board_size, lay.board_size)
     memo = _SCREENS.get(id(surface))
+    labels = True
     if damage is not None and memo is not None and memo.surface is surface and memo.layer is layer \
             and memo.area == area:
         old = memo.cells
@@ -75,13 +77,18 @@ def draw_board(surface: pygame.Surface, view: PlayerView, selection: Cell | None
             part = rect.clip(area)
             if part:
                 surface.blit(layer, part, part.move(-area.x, -area.y))
+        labels = any(r.collidelist(edges(lay)) >= 0 for r in (*memo.over, *damage))
     else:
         surface.blit(layer, area.topleft)
+    if labels and damage is not None:          # the caller left the edges to us
+        for part in edges(lay):
+            surface.fill(theme.BACKGROUND, part)
     if len(_SCREENS) >= 4 and id(surface) not in _SCREENS:
         _SCREENS.clear()
     over: list[pygame.Rect] = []
     _SCREENS[id(surface)] = _OnScreen(surface, layer, cells, area, over)
-    _labels(surface, viewer, lay)
+    if labels:
+        _labels(surface, viewer, lay)
     for row, col in highlights:
         over.append(pygame.draw.rect(surface, theme.HIGHLIGHT, cell_rect(row, col, viewer, lay), 3))
     if selection is not None:
@@ -89,6 +96,15 @@ def draw_board(surface: pygame.Surface, view: PlayerView, selection: Cell | None
     if cursor is not None:
         over.append(pygame.draw.rect(surface, theme.CURSOR, cell_rect(*cursor, viewer, lay).inflate(-6, -6), 1))
     return list(drawn)
+
+
+def edges(lay: Layout = LAYOUT) -> list[pygame.Rect]:
+    """Where the row and column labels go (04/U71): the band between the task bar and the
+    board, the full width of the window, and the column left of the board. ``draw_board``
+    with ``damage`` fills them (background) and labels them itself, or leaves them as they are
+    when nothing was drawn over them."""
+    return [pygame.Rect(0, lay.bar, lay.width, lay.board_y - lay.bar),
+            pygame.Rect(0, lay.board_y, lay.board_x, lay.board_size)]
 
 
 def drawn_over(surface: pygame.Surface, rect: pygame.Rect) -> None:

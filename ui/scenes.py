@@ -230,12 +230,16 @@ class GameScene:
         ``damage``: as ``draw_board`` has it (None: nothing is known of what the surface holds);
         the picture is the same either way, only the board's unchanged squares are not drawn
         again when it is known."""
-        board = pygame.Rect(self.lay.board_x, self.lay.board_y, self.lay.board_size, self.lay.board_size)
+        lay = self.lay
+        if surface.get_size() != (lay.width, lay.height):
+            damage = None
         if damage is None:
             surface.fill(theme.BACKGROUND)
-        else:                                  # all but the board, which draw_board covers
-            for part in _around(surface.get_rect(), board):
-                surface.fill(theme.BACKGROUND, part)
+        else:                      # the panel and below: the bar fills itself, draw_board the rest
+            right = lay.board_x + lay.board_size
+            bottom = lay.board_y + lay.board_size
+            surface.fill(theme.BACKGROUND, (right, lay.board_y, lay.width - right, lay.board_size))
+            surface.fill(theme.BACKGROUND, (0, bottom, lay.width, lay.height - bottom))
         draw_bar(surface, self._title(), self.lay)
         highlights = choices.targets(self.group) if self.selection else []
         self.drawn = draw_board(surface, self.view, self.selection, highlights, self.cursor, self.lay,
@@ -334,14 +338,6 @@ class PrivacyScene:
         """A black screen with one sentence; no tokens."""
         draw_privacy(surface, SIDE_NAME[self.next_side], self.lay)
         return []
-
-
-def _around(screen: pygame.Rect, board: pygame.Rect) -> list[pygame.Rect]:
-    """``screen`` but ``board``, as four rectangles (above, left, right, below)."""
-    return [pygame.Rect(screen.x, screen.y, screen.width, board.top - screen.y),
-            pygame.Rect(screen.x, board.top, board.left - screen.x, board.height),
-            pygame.Rect(board.right, board.top, screen.right - board.right, board.height),
-            pygame.Rect(screen.x, board.bottom, screen.width, screen.bottom - board.bottom)]
 
 
 @functools.lru_cache(maxsize=4096)
