@@ -248,3 +248,67 @@ def test_a_third_pinned_device_is_answered_busy_and_the_game_goes_on(tmp_path: P
     assert guest_out.state_hash == host_out.state_hash
     assert [o.status for o in host.connections] == ["finished"]   # one game connection, never replaced
     assert len(host.busy) == 1
+
+
+def test_silent_connection_is_dropped_at_its_own_handshake_deadline(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """issue 10 item 2: the TLS handshake of each connection has its own deadline
+    (``Timeouts.handshake``): a TCP connection that sends nothing, well under both caps, is
+    closed by the host when that deadline passes (not dropped over a cap), and the host then
+    holds no unauthenticated connection."""
+    timeouts = dataclasses.replace(FAST, handshake=0.3, max_unauthenticated=64, max_per_address=64)
+
+    async def body() -> tuple[int, int, int]:
+        hc = make_cfg(tmp_path, "host", engine, timeouts=timeouts)
+        host = Host(hc, QuickBot(engine, 1), "127.0.0.1", 0)
+        port = await host.start()
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            while not host.unauthenticated:
+                await asyncio.sleep(0.005)
+            held = host.unauthenticated
+            await asyncio.wait_for(_closed_by_peer(reader), 30)   # the host hangs up ...
+            while host.unauthenticated:                            # ... and lets go of it
+                await asyncio.sleep(0.005)
+            writer.transport.abort()
+            return held, host.unauthenticated, host.dropped
+        finally:
+            await host.close()
+
+    with caplog.at_level("WARNING", logger="wec.net"):
+        held, after, dropped = run(body())
+    assert (held, after, dropped) == (1, 0, 0)
+    assert "TLS handshake failed" in caplog.text and "SSL handshake is taking longer than 0.3 seconds" in caplog.text
+
+
+def test_silent_connections_do_not_delay_another_connections_accept(tmp_path: Path) -> None:
+    """issue 10 item 2: handshakes run side by side: while 6 silent TCP connections sit in their
+    (long) handshake deadline, under both caps, a pinned guest connects, plays and finishes a
+    game; the silent ones are still held when it is over (nobody had to give way to it)."""
+    timeouts = dataclasses.replace(FAST, handshake=60.0, max_unauthenticated=64, max_per_address=64)
+
+    async def body() -> tuple[Outcome, Outcome, list[bool], int]:
+        hc, gc = make_cfg(tmp_path, "host", engine, timeouts=timeouts), make_cfg(tmp_path, "guest", engine)
+        pin_each_other(hc, gc.identity, "guest")
+        pin_each_other(gc, hc.identity, "host")
+        host = Host(hc, QuickBot(engine, 1, "white"), "127.0.0.1", 0)
+        port = await host.start()
+        silent = []
+        try:
+            for _ in range(6):
+                silent.append(await asyncio.open_connection("127.0.0.1", port))
+            while host.unauthenticated < 6:
+                await asyncio.sleep(0.005)
+            guest_out = await play_as_guest(gc, QuickBot(engine, 2, "black", resign_after=4), "127.0.0.1", port,
+                                            expected_fp=hc.identity.fingerprint, attempts=1)
+            host_out = await host.wait(30)
+            return guest_out, host_out, [r.at_eof() for r, _ in silent], host.dropped
+        finally:
+            for _, w in silent:
+                w.transport.abort()
+            await host.close()
+
+    guest_out, host_out, eof, dropped = run(body(), 120)
+    assert guest_out.status == host_out.status == "finished"
+    assert guest_out.state_hash == host_out.state_hash
+    assert eof == [False] * 6 and dropped == 0
