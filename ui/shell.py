@@ -50,6 +50,10 @@ _WIDGET_EVENTS = [pygame_gui.UI_BUTTON_PRESSED, pygame_gui.UI_DROP_DOWN_MENU_CHA
                   pygame_gui.UI_FILE_DIALOG_PATH_PICKED, pygame_gui.UI_WINDOW_CLOSE,
                   pygame_gui.UI_SELECTION_LIST_NEW_SELECTION, pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED]
 
+#: the window shows something else than what was drawn (exposed, restored, resized): draw it all
+REDRAW_EVENTS = frozenset({pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.WINDOWSHOWN, pygame.WINDOWRESTORED,
+                           pygame.WINDOWMAXIMIZED, pygame.WINDOWSIZECHANGED})
+
 #: after this long without input or change pygame-gui has nothing left to animate (its tooltips
 #: appear after 1 s of hover); its update is skipped until the next input (idle < 2 %, issue 12)
 WIDGETS_SETTLE_S = 2.0
@@ -300,7 +304,7 @@ class Shell:
                 pygame.display.flip()
                 continue
             events = next_events(blocking)
-            if any(e.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE) for e in events):
+            if any(e.type in REDRAW_EVENTS for e in events):
                 self.forget_screen()
             self.drew = False
             self.pump(events, clock.tick() / 1000)
