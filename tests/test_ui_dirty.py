@@ -147,3 +147,19 @@ def test_partial_frames_equal_whole_redraws_along_a_game(screen: pygame.Surface)
     w._undo()
     assert moves >= 3
     assert len(w.partial) > w.frames // 2, "most frames drew only the board's changed parts"
+
+
+def test_the_wifi_scene_last_action_frames_are_drawn_again_where_they_were(screen: pygame.Surface) -> None:
+    """04/U4 the board; the WiFi board frames the peer's last action (its squares): when the
+    next frame frames other squares, the old frames are gone as in a whole redraw."""
+    from ui.net_session import NetGameScene
+
+    state = _busy_start()
+    view = api.observe(state, state.side_to_move)
+    reference = pygame.Surface(screen.get_size()).convert()
+    first = NetGameScene(view, [], [], last_cells=((1, 1), (5, 5)), last_words="Tank (1,1) → (5,5)")
+    first.draw(screen)
+    second = NetGameScene(view, [], [], last_cells=((9, 9),), last_words="Tank (9,9)")
+    second.draw(screen, [])                      # the screen holds the first frame, nothing over it
+    second.draw(reference)
+    assert pygame.image.tobytes(screen, "RGB") == pygame.image.tobytes(reference, "RGB")
