@@ -238,7 +238,7 @@ class GameScene:
         else:                      # the panel and below: the bar fills itself, draw_board the rest
             right = lay.board_x + lay.board_size
             bottom = lay.board_y + lay.board_size
-            surface.fill(theme.BACKGROUND, (right, lay.board_y, lay.width - right, lay.board_size))
+            surface.blit(_blank(lay.width - right, lay.board_size), (right, lay.board_y))  # a copy beats a fill
             surface.fill(theme.BACKGROUND, (0, bottom, lay.width, lay.height - bottom))
         draw_bar(surface, self._title(), self.lay)
         highlights = choices.targets(self.group) if self.selection else []
@@ -338,6 +338,22 @@ class PrivacyScene:
         """A black screen with one sentence; no tokens."""
         draw_privacy(surface, SIDE_NAME[self.next_side], self.lay)
         return []
+
+
+_BLANKS: dict[tuple[int, int], pygame.Surface] = {}
+
+
+def _blank(width: int, height: int) -> pygame.Surface:
+    """A surface of the background colour (SDL copies a rectangle faster than it fills one
+    narrower than the window)."""
+    image = _BLANKS.get((width, height))
+    if image is None:
+        image = pygame.Surface((width, height))
+        if pygame.display.get_surface() is not None:
+            image = image.convert()
+        image.fill(theme.BACKGROUND)
+        _BLANKS[width, height] = image
+    return image
 
 
 @functools.lru_cache(maxsize=4096)
