@@ -196,9 +196,10 @@ def test_request_proof_and_canonical_base64(tmp_path: Path) -> None:
 
 
 def test_verification_is_fast(vkey: Ed25519PrivateKey, device: bytes) -> None:
-    """Item 1: verifying at every start is cheap (sanity bound, not a benchmark)."""
+    """Item 1: verifying at every start is cheap (sanity bound, not a benchmark). Counted in this
+    process's CPU time, which other processes do not inflate (issue 10 item 7: no wall-clock margins)."""
     raw = _token(vkey, device)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for _ in range(200):
         verify_token(raw, device, vendor_public_key=_pub(vkey))
-    assert time.perf_counter() - t0 < 2.0
+    assert time.process_time() - t0 < 2.0
