@@ -67,6 +67,7 @@ class Ev:
     question: Any = None            # resolver: the question last sent (its answer's kind)
     asked: int = 0                  # questions sent (resolver) / answered (owner)
     psi: Any = None                 # the PSI exchanges' state (net.hidden_play_psi.PsiEv)
+    quiet: bool = False             # a quiet public Move: no zone test (net.hidden_quiet, P-10)
 
 
 class HiddenLockstep(PsiPlay, Lockstep):
@@ -203,6 +204,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
             side.state = res.work
         else:
             cur.res = res
+            self._quiet(cur, res.before, cur.action, res.consequences, self.me)
             self.side.adopt(res.work)
             self.state_value = self.side.state
         c = res.consequences
@@ -340,11 +342,22 @@ class HiddenLockstep(PsiPlay, Lockstep):
                 self.peer_hidden[msg.index] = msg.commit
                 self.stats["peer_hidden"] += 1
             cur.peer_text = msg.text or None
+            self._quiet(cur, self.side.state, self._peer_public_action(msg.text), c, self.them)
         self.side.receive(c)
         self.state_value = self.side.state
         if msg.phash != he.public_hash(self.side.state):
             raise ProtocolError("after the peer's event our public state differs from the peer's (public hash)")
         return self._psi_owner_show(cur, det_r) or self._owner_ack(cur, det_r)
+
+    def _peer_public_action(self, text: str) -> Any:
+        """The peer's public action (None: hidden, or text our engine does not read: then the
+        event is not quiet, and a peer that skipped its zone tests for it is refused)."""
+        if not text:
+            return None
+        try:
+            return self.engine.parse_action(text)
+        except Exception:   # noqa: BLE001 - any notation error: not a quiet Move
+            return None
 
     def _owner_ack(self, cur: Ev, det_r: Any) -> list[Output]:
         """Step 2 done: our pieces the resolver sees now (``det_r``: its zones, or what the PSI zone
@@ -400,7 +413,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
             self.history.append(text)
             self.turns.append(self.turn)
             out.append(Event("applied", {"index": self.index, "text": text, "mine": mine,
-                                         "hidden": not mine and cur.peer_text is None}))
+                                         "hidden": not mine and cur.peer_text is None, "quiet": cur.quiet}))
         if s.result is not None:
             return out + self._game_over()
         if not cur.start and s.side_to_move != self._mover:
@@ -636,6 +649,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
         self.own_hidden, self.peer_hidden, self._mine_this_turn = list(hid), dict(phid), list(mine)
         self._own_turn_actions()
         self.ev += 1                # the undo counts as an event: every root after it is new
+        self.zone_found = None      # P-10: the next event runs its zone tests again (both sides)
         self._peer_may_change = True
         for k in [k for k in self.snapshots if k > self.index]:
             del self.snapshots[k]

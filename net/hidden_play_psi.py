@@ -34,6 +34,7 @@ from net import hidden_engine as he
 from net import hidden_psi as hp
 from net.errors import ProtocolError
 from net.hidden_messages import PsiQuery, PsiReply, PsiStep, PsiStepReply
+from net.hidden_quiet import quiet_move
 from net.hidden_wire import HiddenQuery
 from net.hidden_wire_psi import ZONE_N, HiddenPsi, psi_envelope, psi_messages
 from net.outputs import Output, Send
@@ -73,6 +74,9 @@ class PsiPlay:
     ``_after_own_event``."""
 
     psi_on: bool = True
+    #: P-10 on (as shipped); ``net.bench --compare`` turns it off in both peer processes to measure
+    #: the event without it in the same run (both sides must agree, like the protocol version)
+    quiet_moves: bool = True
     #: (asker, qid) -> (PsiContext, this side's cells) of every exchange this side took part in
     #: (instrumentation for the leak tests: what must never appear in clear in its messages)
     psi_cells: dict[tuple[str, int], tuple[Any, tuple[Any, ...]]]
@@ -89,8 +93,11 @@ class PsiPlay:
         self.zone_caps = hp.zone_caps(self.start)                      # type: ignore[attr-defined]
         self.zone_tags = hp.zones_in_play(self.start.options)          # type: ignore[attr-defined]
         self.psi_kinds: dict[str, int] = {}   # PSI questions asked by kind (first, lock...)
-        for k in ("psi_questions", "psi_follow_ups", "zone_tests", "psi_messages"):
+        for k in ("psi_questions", "psi_follow_ups", "zone_tests", "psi_messages", "quiet_events"):
             self.stats[k] = 0   # type: ignore[attr-defined]
+        #: our last zone test's result (the squares found, by zone): what a quiet Move keeps
+        #: (net.hidden_quiet, docs/rulings.md P-10); None before the first and after an undo
+        self.zone_found: tuple[frozenset[Any], frozenset[Any]] | None = None
 
     def _pe(self, cur: Any) -> PsiEv:
         if cur.psi is None:
@@ -157,6 +164,18 @@ class PsiPlay:
         pe.follow_n = None
         return True
 
+    def _quiet(self, cur: Any, before: Any, action: Any, c: Any, actor_side: str) -> None:
+        """Decide (both sides alike, from public data: net.hidden_quiet) whether event ``cur``
+        keeps the last zone-test results instead of running its two zone tests (P-10)."""
+        cur.quiet = (self.quiet_moves and self.psi_on and bool(self.zone_tags) and self.zone_found is not None
+                     and action is not None and quiet_move(before, actor_side, action, c))
+        if cur.quiet:
+            self.stats["quiet_events"] += 1                            # type: ignore[attr-defined]
+
+    def _kept_zones(self, locked: frozenset[int]) -> Zones:
+        assert self.zone_found is not None
+        return Zones(self.zone_found[0], self.zone_found[1], locked)
+
     def _psi_owner_show(self, cur: Any, det_r: Zones) -> list[Output] | None:
         """Owner, after ``receive``: start our zone test (None: PSI off, ack at once)."""
         if not self.psi_on:
@@ -165,6 +184,8 @@ class PsiPlay:
             raise ProtocolError("HQ-10: with PSI the resolver's zones never travel in clear (its event names squares)")
         if not self.zone_tags:     # P-8: no hiding reason a zone can neutralise in this game
             return None
+        if cur.quiet:   # P-10: a quiet public Move, our last zone test still holds
+            return self._owner_ack(cur, self._kept_zones(det_r.locked))  # type: ignore[attr-defined]
         pe = self._pe(cur)
         pe.locked = det_r.locked
         return [Send(self._zone_ask(pe))]
@@ -177,6 +198,8 @@ class PsiPlay:
             raise ProtocolError("HQ-10: with PSI the owner's zones never travel in clear (its ack names squares)")
         if not self.zone_tags:     # P-8: no hiding reason a zone can neutralise in this game
             return None
+        if cur.quiet:   # P-10: a quiet public Move, our last zone test still holds
+            return self._resolver_shown(cur, shown_o, gone, self._kept_zones(det_o.locked))  # type: ignore[attr-defined]
         pe = self._pe(cur)
         pe.acked, pe.shown, pe.gone, pe.locked = True, shown_o, gone, det_o.locked
         return [Send(self._zone_ask(pe))]
@@ -328,4 +351,6 @@ class PsiPlay:
         if not za.done:
             raise ProtocolError("the zone test did not end with its reply")
         pe.za = None
-        return za.detectors(pe.locked)
+        det = za.detectors(pe.locked)
+        self.zone_found = (det.submerged, det.stealth)
+        return det
