@@ -50,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     peer.add_argument("--port", type=int, default=0)
     peer.add_argument("--seed", type=int, default=11)
     peer.add_argument("--sync", type=int, choices=[0, 1], default=1)
+    peer.add_argument("--moves", type=float, default=0.0,
+                      help="the chance that a bot plays a Move when it has one (0: engine.random_action)")
     peer.add_argument("--quiet", type=int, choices=[0, 1], default=1,
                       help="the quiet-Move shortcut of docs/rulings.md P-10 (both peers alike)")
     peer.add_argument("--actions", type=int, default=RESIGN_AFTER,
@@ -65,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--netns", action="store_true", help="also run between two network namespaces (root)")
     parser.add_argument("--games", type=int, default=2, help="games per configuration (default 2)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--moves", type=float, default=0.0,
+                        help="bots that play a Move with this chance when they have one (more public Moves)")
     parser.add_argument("--compare", action="store_true",
                         help="also play each game without the quiet-Move shortcut (P-10), side by side")
     args = parser.parse_args(argv)
@@ -72,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(_peer(args))
     if args.mode == "anchor":
         return asyncio.run(_anchor(args))
-    results = run_bench(args.games, args.netns, args.compare)
+    results = run_bench(args.games, args.netns, args.compare, args.moves)
     print(json.dumps(results, indent=2) if args.json else format_results(results))
     return 0
 
@@ -83,14 +87,14 @@ CONFIGS = (SHIPPED, ("fsync off", 0, 1))
 WITHOUT_P10 = ("without P-10 (fsync on)", 1, 0)
 
 
-def run_bench(games: int, netns: bool, compare: bool = False) -> dict[str, Any]:
+def run_bench(games: int, netns: bool, compare: bool = False, moves: float = 0.0) -> dict[str, Any]:
     """Figures per link and configuration: {link: {label: {...}}} (times in ms)."""
     configs = CONFIGS + ((WITHOUT_P10,) if compare else ())
-    results: dict[str, Any] = {"load": {"before": _load()}}
+    results: dict[str, Any] = {"load": {"before": _load()}, "moves": moves}
     if netns:
         with _netns_module().netns_pair(prefix="wecn") as pair:
-            results["netns"] = _link(pair, games, configs)
-    results["loopback"] = _link(None, games, configs)
+            results["netns"] = _link(pair, games, configs, moves)
+    results["loopback"] = _link(None, games, configs, moves)
     results["load"]["after"] = _load()
     return results
 
@@ -109,10 +113,12 @@ def format_results(results: dict[str, Any]) -> str:
     lines = ["WEC network benchmark: two processes, TLS 1.3, Ed25519, msgpack, hidden play with PSI. Goal (issue "
              "10 item 6): action taken -> applied on both sides <= 1.5 x signed TLS RTT + 1 engine check (same run)"]
     load = results.get("load", {})
+    if results.get("moves"):
+        lines.append(f"bots play a Move with chance {results['moves']} when they have one, else engine.random_action")
     lines.append(f"load average (1, 5, 15 min) before {load.get('before')}, after {load.get('after')} "
                  f"on {os.cpu_count()} cores")
     for link, r in results.items():
-        if link == "load":
+        if link in ("load", "moves"):
             continue
         a, check = r["anchor"], r["engine_check"]
         lines.append(f"[{link}] anchor: signed TLS round trip (215 B, sign + verify + signed ack + verify, mutual "
@@ -122,10 +128,10 @@ def format_results(results: dict[str, Any]) -> str:
         for label, g in r["configs"].items():
             lines.append(f"[{link}, {label}] pairing {g['pairing_ms']:.1f} ms; pinned mutual TLS handshake "
                          f"{g['handshake_ms']:.2f} ms; mover applied (its peer's ack in): all {_fig(g['mover'])}")
-            for kind in ("all", "quiet", "other"):
+            for kind in ("all", "quiet", "plain", "other"):
                 lines.append(f"    applied on both sides, {KINDS[kind]}: {_fig(g[kind])}")
         shipped = r["configs"][SHIPPED[0]]
-        for kind in ("quiet", "all"):
+        for kind in ("plain", "quiet", "all"):
             for stat in ("median", "p99"):
                 got = shipped[kind].get(f"{stat}_ms")
                 if got is None:
@@ -139,7 +145,8 @@ def format_results(results: dict[str, Any]) -> str:
 
 
 KINDS = {"all": "every action", "quiet": "quiet public Moves (P-10)",
-         "other": "the others (hidden information exchanged)"}
+         "plain": "quiet public Moves that asked no question (nothing hidden exchanged)",
+         "other": "the others (zone tests, hidden information exchanged)"}
 
 
 def _fig(f: dict[str, Any]) -> str:
@@ -154,7 +161,7 @@ def _stats(values: list[float]) -> dict[str, Any]:
     return {"actions": len(values), "median_ms": statistics.median(values) * 1e3, "p99_ms": _pct(values, 99) * 1e3}
 
 
-def _link(pair: Any, games: int, configs: tuple[tuple[str, int, int], ...]) -> dict[str, Any]:
+def _link(pair: Any, games: int, configs: tuple[tuple[str, int, int], ...], moves: float = 0.0) -> dict[str, Any]:
     """The anchor runs before and after every game (interleaved, so a machine whose load changes
     during the run weighs on both alike); its figures are over all those round trips. The
     configurations alternate game by game (same seeds), so they are measured side by side."""
@@ -163,7 +170,7 @@ def _link(pair: Any, games: int, configs: tuple[tuple[str, int, int], ...]) -> d
     runs: dict[str, list[dict[str, Any]]] = {label: [] for label, _, _ in configs}
     for n in range(games):
         for label, sync, quiet in configs:
-            runs[label].append(_game(pair, sync, quiet, seed=11 + 2 * n))
+            runs[label].append(_game(pair, sync, quiet, seed=11 + 2 * n, moves=moves))
             rtts += _anchor_run(pair)
     for label, rs in runs.items():
         rows = [x for r in rs for x in r["actions"]]
@@ -172,18 +179,19 @@ def _link(pair: Any, games: int, configs: tuple[tuple[str, int, int], ...]) -> d
             "handshake_ms": statistics.median(r["handshake"] for r in rs) * 1e3,
             "mover": _stats([x["mover"] for x in rows]), "all": _stats([x["both"] for x in rows]),
             "quiet": _stats([x["both"] for x in rows if x["quiet"]]),
+            "plain": _stats([x["both"] for x in rows if x["plain"]]),
             "other": _stats([x["both"] for x in rows if not x["quiet"]])}
     out["anchor"] = {"median_ms": statistics.median(rtts) * 1e3, "p99_ms": _pct(rtts, 99) * 1e3,
                      "trips": len(rtts)}
     return out
 
 
-def _game(pair: Any, sync: int, quiet: int, seed: int) -> dict[str, Any]:
+def _game(pair: Any, sync: int, quiet: int, seed: int, moves: float = 0.0) -> dict[str, Any]:
     """One fresh pair of installations: pair, handshakes, a bot game; per action of either side:
     taken -> applied by its mover, and -> applied on both sides (the later of the mover's and the
     peer's "applied", both on the one monotonic clock of this machine: perf_counter)."""
     with tempfile.TemporaryDirectory() as tmp:
-        h, g = play_pair("net.bench", pair, tmp, seed, ["--sync", str(sync), "--quiet", str(quiet)], wait=30)
+        h, g = play_pair("net.bench", pair, tmp, seed, ["--sync", str(sync), "--quiet", str(quiet), "--moves", str(moves)], wait=30)
         if g["status"] != "finished" or h["status"] != "finished":
             raise SystemExit(f"benchmark game did not finish: host {h['status']}, guest {g['status']}")
         rows = []
@@ -191,7 +199,8 @@ def _game(pair: Any, sync: int, quiet: int, seed: int) -> dict[str, Any]:
             seen = {int(i): t for i, t in peer["peer_applied"].items()}
             for index, taken, applied, q in mover["own"]:
                 if index in seen:
-                    rows.append({"mover": applied - taken, "both": max(applied, seen[index]) - taken, "quiet": q})
+                    rows.append({"mover": applied - taken, "both": max(applied, seen[index]) - taken, "quiet": q[0],
+                                 "plain": q[0] and q[1] == 0})
         return {"pairing": g["pairing"], "handshake": g["handshake"], "actions": rows}
 
 
@@ -351,7 +360,7 @@ async def _peer(args: argparse.Namespace) -> int:
     cfg = NetConfig(identity=load_or_create(args.dir), data_dir=args.dir, engine=engine, name=args.role,
                     confirm=yes, wal_sync=bool(args.sync), timeouts=Timeouts())
     if args.role == "host":
-        bot = _timed(BotDriver)(engine, args.seed, "white")
+        bot = _timed(BotDriver, args.moves)(engine, args.seed, "white")
         host = Host(cfg, bot, args.interface, 0)
         _emit(port=await host.start())
         try:
@@ -360,7 +369,7 @@ async def _peer(args: argparse.Namespace) -> int:
             await host.close()
         _emit(status=out.status, own=bot.own, peer_applied=bot.peer_applied)
         return 0
-    bot = _timed(_Resigning)(engine, args.seed, "black", resign_after=args.actions)
+    bot = _timed(_Resigning, args.moves)(engine, args.seed, "black", resign_after=args.actions)
     t0 = time.perf_counter()
     link = await connect(args.peer_host, args.port, certs.client_context(None, None), cfg.timeouts)
     await run_pairing(cfg, link, "initiator", link.peer_der)
@@ -380,7 +389,7 @@ async def _peer(args: argparse.Namespace) -> int:
     return 0
 
 
-def _timed(base: type) -> type:
+def _timed(base: type, moves: float = 0.0) -> type:
     """``base`` (a ``BotDriver``) that also keeps, on this machine's monotonic clock, when each of
     its actions was taken and applied here (and whether it was a quiet Move, P-10), and when
     each of the peer's actions was applied here."""
@@ -388,8 +397,16 @@ def _timed(base: type) -> type:
     class Timed(base):  # type: ignore[misc, valid-type]
         def __init__(self, *a: Any, **kw: Any) -> None:
             super().__init__(*a, **kw)
-            self.own: list[tuple[int, float, float, bool]] = []
+            self.own: list[tuple[int, float, float, tuple[bool, int]]] = []
             self.peer_applied: dict[int, float] = {}
+
+        def _choose(self, play: Any) -> Any:
+            if moves and self.bot is None and self.rng.random() < moves:
+                from engine.actions import Move
+                options = [a for a in self.engine.legal_actions(play.state_value) if isinstance(a, Move)]
+                if options:
+                    return self.rng.choice(options)
+            return super()._choose(play)
 
         def on_event(self, event: Any) -> None:
             now = time.perf_counter()
@@ -398,7 +415,8 @@ def _timed(base: type) -> type:
                 if event.data["mine"]:
                     taken = self._taken.get(index)
                     if taken is not None:
-                        self.own.append((index, taken, now, bool(event.data.get("quiet"))))
+                        self.own.append((index, taken, now, (bool(event.data.get("public_quiet")),
+                                                             int(event.data.get("questions", 0)))))
                 else:
                     self.peer_applied[index] = now
             super().on_event(event)

@@ -132,10 +132,10 @@ class PsiPlay:
         return Zones(frozenset(), frozenset(), det.locked) if self.psi_on else det
 
     def _psi_question(self, cur: Any, q: Any, sealed: bytes | None) -> HiddenPsi | None:
-        """Resolver: question ``q`` (number ``len(cur.answers)``) through PSI, or None (plain)."""
+        """Resolver: question ``q`` (number ``cur.asked_n``) through PSI, or None (plain)."""
         if not self.psi_on or not hp.goes_through_psi(q, hp.use_psi(self.side, cur.action)):  # type: ignore[attr-defined]
             return None
-        n = len(cur.answers)
+        n = cur.asked_n
         if n >= ZONE_N:
             raise ProtocolError(f"an event asks more than {ZONE_N} questions")
         rn, root, phash = self._stamp()                                # type: ignore[attr-defined]
@@ -167,10 +167,20 @@ class PsiPlay:
     def _quiet(self, cur: Any, before: Any, action: Any, c: Any, actor_side: str) -> None:
         """Decide (both sides alike, from public data: net.hidden_quiet) whether event ``cur``
         keeps the last zone-test results instead of running its two zone tests (P-10)."""
-        cur.quiet = (self.quiet_moves and self.psi_on and bool(self.zone_tags) and self.zone_found is not None
-                     and action is not None and quiet_move(before, actor_side, action, c))
+        cur.public_quiet = (self.psi_on and bool(self.zone_tags) and self.zone_found is not None
+                            and action is not None and quiet_move(before, actor_side, action, c))
+        cur.quiet = cur.public_quiet and self.quiet_moves
         if cur.quiet:
             self.stats["quiet_events"] += 1                            # type: ignore[attr-defined]
+
+    def _psi_zone_tested(self, cur: Any, tag: str, whose: str) -> None:
+        """An ``ack`` (``shown``) may come only after the owner's (resolver's) zone test of the
+        event, which we answered, unless the event is quiet (P-10) or no zone is in play."""
+        if not self.psi_on or not self.zone_tags or cur.quiet:
+            return
+        if cur.psi is None or not cur.psi.zone_answered:
+            raise ProtocolError(f"{tag!r} before {whose} zone test of event {cur.index} (HQ-10): not a quiet "
+                                "public Move (docs/rulings.md P-10)")
 
     def _kept_zones(self, locked: frozenset[int]) -> Zones:
         assert self.zone_found is not None
@@ -246,6 +256,8 @@ class PsiPlay:
         if msg.n == ZONE_N:
             if cur.res is None:
                 raise ProtocolError("a zone test before our event")
+            if cur.quiet:
+                raise ProtocolError("a zone test of a quiet public Move (docs/rulings.md P-10)")
             if not pe.acked:      # the owner's zone test of our event: we answer from our zones
                 self._peer_stamp(msg, change=True)                     # type: ignore[attr-defined]
                 self._check_phash(msg)
@@ -256,7 +268,7 @@ class PsiPlay:
             shown_o, gone = pe.shown, pe.gone
             return self._resolver_shown(cur, shown_o, gone, det)        # type: ignore[attr-defined]
         qa = pe.qa
-        if qa is None or msg.n != len(cur.answers) or len(inner) != 1 or not isinstance(inner[0], (PsiReply, PsiStepReply)):
+        if qa is None or msg.n != cur.asked_n or len(inner) != 1 or not isinstance(inner[0], (PsiReply, PsiStepReply)):
             raise ProtocolError(f"psi message for question {msg.n} of event {msg.ev} out of place")
         self._peer_stamp(msg, change=False)                            # type: ignore[attr-defined]
         self._check_phash(msg)
