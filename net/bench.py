@@ -14,6 +14,13 @@ prints the pairing time (first contact: TLS without client certificate, commit-r
 code, confirmations), the pinned mutual-TLS handshake time, and the median / p99 time
 from "action taken" to "applied on both sides" over full bot games (each side measures
 its own actions on its own clock), with the write-ahead log fsynced (as shipped) and not.
+
+"Applied on both sides" is the later of the mover's "applied" (its peer's ack in) and the
+peer's (its ``shown`` in), both read from perf_counter, the machine's one monotonic clock, in the
+two processes. The figures are given for every action, for the quiet public Moves of
+docs/rulings.md P-10 (no zone test) and for those of them that asked no question (nothing
+hidden exchanged at all); ``--compare`` also plays every game with P-10 off in both processes
+(same seeds, alternating game by game), ``--moves P`` has the bots play a Move with chance P.
 """
 from __future__ import annotations
 
