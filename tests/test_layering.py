@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import pathlib
+import re
 
 import pytest
 
@@ -31,7 +32,9 @@ def _imports(path: pathlib.Path) -> list[tuple[str, int]]:
         if isinstance(n, ast.Import):
             out.extend((a.name, n.lineno) for a in n.names)
         elif isinstance(n, ast.ImportFrom):
-            if n.level == 0:
+            if n.level == 0 and n.module in PACKAGES:   # from engine import rules
+                out.extend((f"{n.module}.{a.name}", n.lineno) for a in n.names)
+            elif n.level == 0:
                 out.append((n.module or "", n.lineno))
             elif n.level == 1 and n.module:
                 out.append((f"{pkg}.{n.module}", n.lineno))
@@ -158,3 +161,34 @@ def test_answerer_questions_are_a_leaf_module():
 def test_lower_modules_import_only_lower_layers(module, below):
     """geometry -> state -> visibility -> movement -> fire and effects -> the turn -> api."""
     assert _graph("engine")[module] <= below
+
+
+def _doc_layers() -> tuple[list[str], dict[str, int]]:
+    """The layer rows of docs/engine.md's module table: (layer names bottom-up, module -> row)."""
+    text = (ROOT / "docs" / "engine.md").read_text(encoding="utf-8")
+    table = text.split("\n## Modules\n", 1)[1].split("\n## ", 1)[0]
+    names: list[str] = []
+    row_of: dict[str, int] = {}
+    for line in table.splitlines():
+        if not line.startswith("| ") or line.startswith("| layer"):
+            continue
+        layer, modules = (c.strip() for c in line.strip("|").split("|")[:2])
+        if layer:
+            names.append(layer)
+        for m in re.findall(r"`(\w+)\.py`", modules):
+            row_of[m] = len(names) - 1
+    return names, row_of
+
+
+def test_docs_module_table_is_the_import_graph():
+    """docs/engine.md "Modules": every engine module has a row, and each imports only modules
+    of its own row or a lower one (issue 13 item 7: geometry -> state -> ... -> api). The
+    package's ``__init__`` (it installs the default answerer) stands above the table."""
+    names, row_of = _doc_layers()
+    graph = _graph("engine")
+    assert sorted(set(graph) - set(row_of) - {"__init__"}) == []
+    assert sorted(set(row_of) - set(graph)) == []
+    upward = sorted(f"{m} ({names[row_of[m]]}) imports {d} ({names[row_of[d]]})"
+                    for m, deps in graph.items() if m in row_of
+                    for d in deps if d in row_of and row_of[d] > row_of[m])
+    assert upward == []

@@ -18,7 +18,7 @@ import pytest
 
 import engine.api as engine
 from net.frames import unpack_strict
-from net.saves import load_save, verify_transcript
+from net.saves import SaveError, load_save, verify_transcript
 from net.session import Host, Outcome, join, play_as_guest
 from net.wal import MAGIC, WalDamaged, read
 from net_helpers import FAST, QuickBot, make_cfg, run
@@ -237,3 +237,44 @@ def test_damage_in_the_setup_without_a_save_is_refused_with_the_reason(tmp_path:
     assert "lost with the secret behind its commitment" in out.reason
     assert len(kept) == 1 and kept[0].read_bytes() == damaged
     assert host_after == host_before
+
+
+def test_a_save_with_one_flipped_bit_is_refused_by_its_checksum_and_not_resumed_from(tmp_path: Path) -> None:
+    """issue 10 item 4 ("saves carry a checksum too"): one bit flipped in the recorded state hash
+    at the end of the guest's save (a part no signature covers) makes reading it a clear error
+    naming the file ("checksum mismatch"), and leaves the file as it was; when the guest's log is
+    damaged too, the resume does not rebuild from that save but from the backup save or the
+    intact log entries, and the game ends with equal hashes and no equivocation."""
+    async def body() -> tuple[Any, ...]:
+        hc, gc = await _unfinished(tmp_path)
+        path = _active(gc)
+        save = path.with_suffix(".save")
+        saved = len(load_save(save)[1])
+        entries = read(path)[1]
+        first_action = next(n for n, e in enumerate(entries) if unpack_strict(e.signed.payload)[5][0] in ("hidden-query", "event"))
+        victim = (first_action + saved) // 2 + 1   # a record in play that the save holds (+1: the header)
+        assert first_action + 1 < victim <= saved
+        data = bytearray(save.read_bytes())
+        data[-1] ^= 0x01                        # the state hash's last hex digit: 0<->1, 2<->3, ...
+        save.write_bytes(bytes(data))
+        with pytest.raises(SaveError) as info:
+            load_save(save)
+        untouched = save.read_bytes() == bytes(data)
+        start, length = _entry_offsets(path)[victim]
+        log = bytearray(path.read_bytes())
+        log[start + 12 + length // 2] ^= 0x10   # and the log is damaged before the save's end: the
+        path.write_bytes(bytes(log))             # save would be the longest intact start
+        guest_out, host_out, _, guest_bot = await _resume(hc, gc)
+        return str(info.value), save, untouched, guest_out, host_out, guest_bot
+
+    error, save, untouched, guest_out, host_out, guest_bot = run(body(), 180)
+    assert error == f"{save}: damaged or truncated (checksum mismatch)"
+    assert untouched
+    (event,) = [e for e in guest_bot.events if e.kind == "log-damaged"]
+    assert f"from the save {save.name} (" not in event.data["reason"]
+    assert f"from the save {save.name}.bak (" in event.data["reason"] or \
+        "from the intact entries before the damage" in event.data["reason"]
+    assert guest_out.status == host_out.status == "finished"
+    assert guest_out.state_hash == host_out.state_hash
+    _check_no_equivocation(guest_out)
+    _check_no_equivocation(host_out)
