@@ -69,6 +69,8 @@ class Ev:
     asked: int = 0                  # questions sent (resolver) / answered (owner)
     psi: Any = None                 # the PSI exchanges' state (net.hidden_play_psi.PsiEv)
     quiet: bool = False             # a quiet public Move: no zone test (net.hidden_quiet, P-10)
+    keep_o: bool = False            # the owner's zone test keeps its last result (P-10)
+    keep_r: bool = False            # the resolver's zone test keeps its last result (P-10)
     public_quiet: bool = False      # the same, whether or not the shortcut is on (``quiet_moves``)
     implied: int = 0                # resolver: answers not asked, implied by an earlier one (P-11)
 
@@ -317,7 +319,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
         cur = self._expect("resolver", msg.ev)
         if cur.res is None:
             raise ProtocolError(f"ack of event {msg.ev} before our event")
-        self._psi_zone_tested(cur, "ack", "the owner's")
+        self._psi_zone_tested(cur, "ack", "the owner's", cur.keep_o)
         self._peer_stamp(msg, change=True)
         if msg.phash != he.public_hash(self.side.state):
             raise ProtocolError("after our event the peer's public state differs from ours (public hash)")
@@ -404,7 +406,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
 
     def _peer_shown(self, msg: HiddenShown, _s: Any) -> list[Output]:
         cur = self._expect("owner", msg.ev)
-        self._psi_zone_tested(cur, "shown", "the resolver's")
+        self._psi_zone_tested(cur, "shown", "the resolver's", cur.keep_r)
         self._peer_stamp(msg, change=False)
         if msg.phash != he.public_hash(self.side.state):
             raise ProtocolError("the resolver's public state differs from ours (public hash)")

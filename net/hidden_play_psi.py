@@ -34,7 +34,7 @@ from net import hidden_engine as he
 from net import hidden_psi as hp
 from net.errors import ProtocolError
 from net.hidden_messages import PsiQuery, PsiReply, PsiStep, PsiStepReply
-from net.hidden_quiet import quiet_move
+from net.hidden_quiet import kept_tests
 from net.hidden_wire import HiddenQuery
 from net.hidden_wire_psi import ZONE_N, HiddenPsi, psi_envelope, psi_messages
 from net.outputs import Output, Send
@@ -93,7 +93,8 @@ class PsiPlay:
         self.zone_caps = hp.zone_caps(self.start)                      # type: ignore[attr-defined]
         self.zone_tags = hp.zones_in_play(self.start.options)          # type: ignore[attr-defined]
         self.psi_kinds: dict[str, int] = {}   # PSI questions asked by kind (first, lock...)
-        for k in ("psi_questions", "psi_follow_ups", "zone_tests", "psi_messages", "quiet_events"):
+        for k in ("psi_questions", "psi_follow_ups", "zone_tests", "psi_messages", "quiet_events",
+                  "kept_zone_tests"):
             self.stats[k] = 0   # type: ignore[attr-defined]
         #: our last zone test's result (the squares found, by zone): what a quiet Move keeps
         #: (net.hidden_quiet, docs/rulings.md P-10); None before the first and after an undo
@@ -165,22 +166,27 @@ class PsiPlay:
         return True
 
     def _quiet(self, cur: Any, before: Any, action: Any, c: Any, actor_side: str) -> None:
-        """Decide (both sides alike, from public data: net.hidden_quiet) whether event ``cur``
-        keeps the last zone-test results instead of running its two zone tests (P-10)."""
-        cur.public_quiet = (self.psi_on and bool(self.zone_tags) and self.zone_found is not None
-                            and action is not None and quiet_move(before, actor_side, action, c))
-        cur.quiet = cur.public_quiet and self.quiet_moves
+        """Decide (both sides alike, from public data: net.hidden_quiet) which of event ``cur``'s
+        two zone tests keep their last results instead of running (P-10): ``keep_o`` the
+        owner's, ``keep_r`` the resolver's; ``quiet`` both."""
+        ko, kr = (kept_tests(before, actor_side, action, c)
+                  if self.psi_on and self.zone_tags and self.zone_found is not None and action is not None
+                  else (False, False))
+        cur.public_quiet = ko and kr
+        cur.keep_o, cur.keep_r = ko and self.quiet_moves, kr and self.quiet_moves
+        cur.quiet = cur.keep_o and cur.keep_r
         if cur.quiet:
             self.stats["quiet_events"] += 1                            # type: ignore[attr-defined]
+        self.stats["kept_zone_tests"] += cur.keep_o + cur.keep_r       # type: ignore[attr-defined]
 
-    def _psi_zone_tested(self, cur: Any, tag: str, whose: str) -> None:
+    def _psi_zone_tested(self, cur: Any, tag: str, whose: str, kept: bool) -> None:
         """An ``ack`` (``shown``) may come only after the owner's (resolver's) zone test of the
-        event, which we answered, unless the event is quiet (P-10) or no zone is in play."""
-        if not self.psi_on or not self.zone_tags or cur.quiet:
+        event, which we answered, unless that test keeps its result (P-10) or no zone is in play."""
+        if not self.psi_on or not self.zone_tags or kept:
             return
         if cur.psi is None or not cur.psi.zone_answered:
-            raise ProtocolError(f"{tag!r} before {whose} zone test of event {cur.index} (HQ-10): not a quiet "
-                                "public Move (docs/rulings.md P-10)")
+            raise ProtocolError(f"{tag!r} before {whose} zone test of event {cur.index} (HQ-10), which this "
+                                "event needs (docs/rulings.md P-10)")
 
     def _kept_zones(self, locked: frozenset[int]) -> Zones:
         assert self.zone_found is not None
@@ -194,7 +200,8 @@ class PsiPlay:
             raise ProtocolError("HQ-10: with PSI the resolver's zones never travel in clear (its event names squares)")
         if not self.zone_tags:     # P-8: no hiding reason a zone can neutralise in this game
             return None
-        if cur.quiet:   # P-10: a quiet public Move, our last zone test still holds
+        if cur.keep_o:   # P-10: the resolver's zones did not change, our last zone test still holds
+            self._pe(cur).acked = True
             return self._owner_ack(cur, self._kept_zones(det_r.locked))  # type: ignore[attr-defined]
         pe = self._pe(cur)
         pe.locked = det_r.locked
@@ -208,7 +215,7 @@ class PsiPlay:
             raise ProtocolError("HQ-10: with PSI the owner's zones never travel in clear (its ack names squares)")
         if not self.zone_tags:     # P-8: no hiding reason a zone can neutralise in this game
             return None
-        if cur.quiet:   # P-10: a quiet public Move, our last zone test still holds
+        if cur.keep_r:   # P-10: our hiding squares did not move, our last zone test still holds
             return self._resolver_shown(cur, shown_o, gone, self._kept_zones(det_o.locked))  # type: ignore[attr-defined]
         pe = self._pe(cur)
         pe.acked, pe.shown, pe.gone, pe.locked = True, shown_o, gone, det_o.locked
@@ -256,9 +263,9 @@ class PsiPlay:
         if msg.n == ZONE_N:
             if cur.res is None:
                 raise ProtocolError("a zone test before our event")
-            if cur.quiet:
-                raise ProtocolError("a zone test of a quiet public Move (docs/rulings.md P-10)")
             if not pe.acked:      # the owner's zone test of our event: we answer from our zones
+                if cur.keep_o:
+                    raise ProtocolError("the owner's zone test of an event that keeps it (docs/rulings.md P-10)")
                 self._peer_stamp(msg, change=True)                     # type: ignore[attr-defined]
                 self._check_phash(msg)
                 return [Send(self._zone_answer(pe, inner))]
@@ -310,6 +317,8 @@ class PsiPlay:
                 det = self._zone_done(pe, inner)
                 pe.acked = True
                 return self._owner_ack(cur, det)                       # type: ignore[attr-defined]
+            if isinstance(first, PsiQuery) and pe.acked and cur.keep_r:
+                raise ProtocolError("the resolver's zone test of an event that keeps it (docs/rulings.md P-10)")
             if isinstance(first, PsiQuery) and pe.acked:   # the resolver's zone test after our ack
                 self._peer_stamp(msg, change=False)                    # type: ignore[attr-defined]
                 self._check_phash(msg)

@@ -6,7 +6,8 @@ both sides, ``phash``), the event's ``Consequences`` and public text, and the ac
 which the owner holds because it saw the actor (a public action, RUL-37). Nothing private to
 either side enters the decision, so making it discloses nothing (P-7). When it holds, the
 event's two zone tests (HQ-10) are not run: each side's last zone-test result still holds, and
-both use it.
+both use it. A Move of a visible detector without hiding reason keeps the resolver's test only,
+one of a piece with a hiding reason that detects nothing the owner's only (``kept_tests``).
 
 Why the results still hold: a zone test finds which of the asker's squares with a hiding reason
 lie in the responder's zones. A quiet Move changes neither: the actor has no hiding reason and
@@ -27,23 +28,32 @@ from engine.errors import RuleError
 from engine.visibility import stealthy
 
 
-def quiet_move(before: Any, actor_side: str, action: Any, c: Any) -> bool:
-    """Whether the event of ``action`` by ``actor_side`` on the public state ``before`` (either
-    side's partial state before the event), with consequences ``c``, is a quiet public Move."""
+def kept_tests(before: Any, actor_side: str, action: Any, c: Any) -> tuple[bool, bool]:
+    """Which of the two zone tests of the event of ``action`` by ``actor_side`` on the public
+    state ``before`` (either side's partial state before the event), with consequences ``c``,
+    keep their last results: (the owner's, the resolver's). The owner's test (its hiding squares
+    against the resolver's zones) keeps when the actor is no detector; the resolver's (its hiding
+    squares against the owner's zones) when the actor has no hiding reason. Both need a public
+    Move that moves its actor alone and changes nothing else (see the module doc)."""
     if not isinstance(action, Move) or action.passenger is not None or action.doze or c.action is None:
-        return False
+        return False, False
     if (c.yours or c.fresh_turn or c.result is not None or c.ply != before.ply or c.next_sid != before.next_sid
             or c.ground != tuple(sorted(before.ground.items())) or c.projectiles != before.projectiles
             or c.reinforcements != tuple(sorted(before.reinforcements.items()))
             or c.lost_primary != before.turn.lost_primary):
-        return False
+        return False, False
     try:
         found = resolve_all(before, action.piece, actor_side)
     except RuleError:
-        return False
+        return False, False
     if len(found) != 1:
-        return False
+        return False, False
     p = found[0]
-    if p.level == SUB or action.level == SUB or stealthy(before, p):
-        return False
-    return not (has_ability(before, p, "TL") or has_ability(before, p, "ASH"))
+    hiding = p.level == SUB or action.level == SUB or stealthy(before, p)
+    detector = has_ability(before, p, "TL") or has_ability(before, p, "ASH")
+    return not detector, not hiding
+
+
+def quiet_move(before: Any, actor_side: str, action: Any, c: Any) -> bool:
+    """Whether both zone tests keep (``kept_tests``): a quiet public Move."""
+    return all(kept_tests(before, actor_side, action, c))

@@ -29,13 +29,13 @@ def _tags(wire: list[tuple[str, Any]]) -> list[str]:
             for c, m in wire]
 
 
-def _play(texts: list[str], machine: type = HiddenLockstep) -> tuple[HiddenPair, Any, list[list[str]]]:
+def _play(texts: list[str], white: type = HiddenLockstep) -> tuple[HiddenPair, Any, list[list[str]]]:
     """The pair after ``texts`` from POSITION, the omniscient state, each action's messages."""
     eng = _positioned(POSITION)
     options = engine.Options()
     pair = HiddenPair(eng, options, machines={
-        "white": HiddenLockstep(eng, options, "white", b"g" * 32, seed=b"w" * 32),
-        "black": machine(eng, options, "black", b"g" * 32, seed=b"b" * 32)})
+        "white": white(eng, options, "white", b"g" * 32, seed=b"w" * 32),
+        "black": HiddenLockstep(eng, options, "black", b"g" * 32, seed=b"b" * 32)})
     omni = eng.new_game(options)
     per: list[list[str]] = []
     for text in texts:
@@ -73,15 +73,18 @@ def test_a_quiet_public_move_runs_no_zone_test_and_asks_one_question_p_10() -> N
     _agrees(pair, omni)
 
 
-def test_a_detectors_move_still_runs_both_zone_tests_rul_18() -> None:
-    """RUL-18, P-10: Black's visible Destroyer (a Torpedo Launcher holder) steps from d1 to d2,
-    bringing White's submerged Sub on d5 into its zone. Its zones change, so the event is not quiet:
-    both zone tests run (White's, then Black's), and Black sees the Sub afterwards, as the
-    omniscient engine says. With the zone test skipped, Black would not see it."""
+def test_a_detectors_move_still_runs_the_owners_zone_test_rul_18() -> None:
+    """RUL-18, P-10: Black's visible Destroyer (a Torpedo Launcher holder, no hiding reason) steps
+    from d1 to d2, bringing White's submerged Sub on d5 into its zone. Black's zones change, so
+    White's zone test runs (its query, Black's reply, then the ack); Black's hiding squares and
+    White's zones do not, so Black's own test keeps its result (``shown`` follows the ack at once).
+    Black sees the Sub afterwards, as the omniscient engine says; with White's test skipped it
+    would not."""
     pair, omni, per = _play(OPENING + ["MV:K(10,10)->(9,10)", "END", "MV:DS(1,4)->(2,4)"])
     assert pair.stops == []
-    assert per[-1][-7:] == ["b:event", "w:psi/zone", "b:psi/zone", "w:ack", "b:psi/zone", "w:psi/zone", "b:shown"]
-    black = pair.machines["black"]
+    assert per[-1][-5:] == ["b:event", "w:psi/zone", "b:psi/zone", "w:ack", "b:shown"]
+    white, black = pair.machines["white"], pair.machines["black"]
+    assert white.stats["kept_zone_tests"] == black.stats["kept_zone_tests"] == 3   # K move 2, DS move 1
     sub = next(s for s, p in omni.pieces.items() if p.kind == "SU")
     assert sub in black.state_value.pieces
     _agrees(pair, omni)
@@ -97,23 +100,24 @@ def test_a_move_whose_path_holds_a_hidden_piece_still_asks_open_on_hq_1() -> Non
     assert plain[:2] == ["first", "open_on"] and psi == []
 
 
-class _SkipsItsZoneTest(HiddenLockstep):
-    """A resolver that treats every public Move as quiet on its own side (sends ``shown`` without
-    asking its zone test): it would keep pieces the owner's zones reach hidden."""
+class _AcksWithoutItsZoneTest(HiddenLockstep):
+    """An owner that keeps its last zone-test result for every public Move (acks at once): it
+    would keep pieces the resolver's new zones reach hidden."""
 
-    def _psi_resolver_show(self, cur: Any, shown_o: Any, gone: Any, det_o: Any) -> Any:
-        if cur.action is not None and self.zone_found is not None:
-            return self._resolver_shown(cur, shown_o, gone, self._kept_zones(det_o.locked))
-        return super()._psi_resolver_show(cur, shown_o, gone, det_o)
+    def _psi_owner_show(self, cur: Any, det_r: Any) -> Any:
+        if cur.peer_text and self.zone_found is not None:
+            self._pe(cur).acked = True
+            return self._owner_ack(cur, self._kept_zones(det_r.locked))
+        return super()._psi_owner_show(cur, det_r)
 
 
-def test_a_resolver_that_skips_its_zone_test_where_p_10_does_not_allow_is_refused() -> None:
-    """HQ-10, P-10: Black's Destroyer move is not quiet; a Black machine that sends ``shown``
-    without its zone test is refused by White at that message, with evidence naming it."""
+def test_an_owner_that_skips_its_zone_test_where_p_10_does_not_allow_is_refused() -> None:
+    """HQ-10, P-10: Black's Destroyer move changes Black's zones; a White machine that acks it
+    without its zone test is refused by Black at that ``ack``, with evidence naming it."""
     pair, _omni, per = _play(OPENING + ["MV:K(10,10)->(9,10)", "END", "MV:DS(1,4)->(2,4)"],
-                             machine=_SkipsItsZoneTest)
-    assert per[-1][-1] == "b:shown"
-    assert pair.stops and pair.stops[0][0] == "white"
-    assert "'shown' before the resolver's zone test" in pair.stops[0][1]
-    evidence = [e for e in pair.events["white"] if e.kind == "hidden-evidence"]
-    assert evidence and evidence[0].data["tag"] == "shown"
+                             white=_AcksWithoutItsZoneTest)
+    assert per[-1][-1] == "w:ack"
+    assert pair.stops and pair.stops[0][0] == "black"
+    assert "'ack' before the owner's zone test" in pair.stops[0][1]
+    evidence = [e for e in pair.events["black"] if e.kind == "hidden-evidence"]
+    assert evidence and evidence[0].data["tag"] == "ack"
