@@ -348,7 +348,6 @@ def _read(proc: subprocess.Popen[str]) -> dict[str, Any]:
 async def _peer(args: argparse.Namespace) -> int:
     import engine.api as engine
     from net import certs
-    from net.bench_hidden_play_psi import _Resigning
     from net.bot import BotDriver
     from net.identity import load_or_create
     from net.peers import PeerStore
@@ -376,7 +375,7 @@ async def _peer(args: argparse.Namespace) -> int:
             await host.close()
         _emit(status=out.status, own=bot.own, peer_applied=bot.peer_applied)
         return 0
-    bot = _timed(_Resigning, args.moves)(engine, args.seed, "black", resign_after=args.actions)
+    bot = _timed(BotDriver, args.moves)(engine, args.seed, "black", resign_after=args.actions)
     t0 = time.perf_counter()
     link = await connect(args.peer_host, args.port, certs.client_context(None, None), cfg.timeouts)
     await run_pairing(cfg, link, "initiator", link.peer_der)

@@ -43,6 +43,10 @@ class Driver:
         self.drawn: list[DrawnToken] = []
         self.dirty = True                  # the screen no longer shows the scene
         self.prefs = dict(VIEW_PREFS)      # View menu switches, kept across scenes
+        #: set by the window for the next frame: the surface still holds the last game frame
+        #: drawn, except inside these rectangles (None: unknown, draw it all; ``GameScene.draw``)
+        self.damage: list[pygame.Rect] | None = None
+        self._game_shown = False           # the last frame drawn was a game scene's
 
     def toggle(self, pref: str) -> object:
         """Flip a View switch (04/U24-U29) on the scene and for every later scene; its new value."""
@@ -73,7 +77,9 @@ class Driver:
         for e in pygame.event.get() if events is None else events:
             self.feed(e)
         if self.dirty:
-            self.drawn = self.scene.draw(self.surface)
+            damage = self.damage if self._game_shown and isinstance(self.scene, GameScene) else None
+            self.drawn = self.scene.draw(self.surface) if damage is None else self.scene.draw(self.surface, damage)
+            self._game_shown, self.damage = isinstance(self.scene, GameScene), None
             self.dirty = False
         return self.running
 

@@ -7,7 +7,7 @@ renderer cannot see it. It returns the list of tokens it drew so tests can check
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 import pygame
@@ -17,7 +17,7 @@ from engine.view import PlayerView
 from . import art, theme
 from .layout import LAYOUT, Layout, cell_rect, level_rect
 
-__all__ = ["DrawnToken", "draw_board", "piece_label"]
+__all__ = ["DrawnToken", "draw_board", "drawn_over", "edges", "piece_label"]
 
 Cell = tuple[int, int]
 
@@ -47,55 +47,120 @@ def piece_label(kind: str, hand: str, n_articles: int, stun: int) -> str:
 def draw_board(surface: pygame.Surface, view: PlayerView, selection: Cell | None = None,
                highlights: Iterable[Cell] = (), cursor: Cell | None = None,
                lay: Layout = LAYOUT, reinforcements: bool = True,
-               piece_set: str = "simple") -> list[DrawnToken]:
+               piece_set: str = "simple", damage: Sequence[pygame.Rect] | None = None) -> list[DrawnToken]:
     """Draw ``view`` from ``view.player``'s seat; returns every token drawn, in drawing order.
 
     02/§2.1 square colours; 04/U44 level colours, yellow highlights and yellow stun counters;
     04/U25 a corner mark on each square holding a reinforcement (not its type), if asked;
     Air top strip, Ground middle, Sub bottom; White's view is Black's rotated 180°.
+
+    ``damage`` None draws the whole board (on a background the caller filled). A list says that
+    ``surface`` still holds what the last ``draw_board`` on it left there, with whatever
+    ``drawn_over`` reported since, except inside those rectangles; the caller then leaves the
+    board and its ``edges`` alone, and only the squares whose contents changed, the marks drawn
+    last time and the damaged parts are drawn again (issue 12 item 7); the picture is the same.
     """
     viewer = view.player
     tokens = _tokens(view)
     marks = tuple((r.row, r.col, r.side) for r in view.reinforcements) if reinforcements else ()
     layer, drawn = _composed(viewer, lay, tokens, marks, piece_set)
-    surface.blit(layer, (lay.board_x, lay.board_y))
-    _labels(surface, viewer, lay)
+    cells = _LAST[viewer, lay, marks, piece_set][0]
+    area = pygame.Rect(lay.board_x, lay.board_y, lay.board_size, lay.board_size)
+    memo = _SCREENS.get(id(surface))
+    labels = True
+    if damage is not None and memo is not None and memo.surface is surface and memo.layer is layer \
+            and memo.area == area:
+        old = memo.cells
+        stale = [cell_rect(*c, viewer, lay).inflate(2, 2)          # a corner mark reaches 1 px over
+                 for c in old.keys() | cells.keys() if old.get(c) != cells.get(c)]
+        for rect in (*stale, *memo.over, *damage):
+            part = rect.clip(area)
+            if part:
+                surface.blit(layer, part, part.move(-area.x, -area.y))
+        labels = any(r.collidelist(edges(lay)) >= 0 for r in (*memo.over, *damage))
+    else:
+        surface.blit(layer, area.topleft)
+    if labels and damage is not None:          # the caller left the edges to us
+        for part in edges(lay):
+            surface.fill(theme.BACKGROUND, part)
+    if len(_SCREENS) >= 4 and id(surface) not in _SCREENS:
+        _SCREENS.clear()
+    over: list[pygame.Rect] = []
+    _SCREENS[id(surface)] = _OnScreen(surface, layer, cells, area, over)
+    if labels:
+        _labels(surface, viewer, lay)
     for row, col in highlights:
-        pygame.draw.rect(surface, theme.HIGHLIGHT, cell_rect(row, col, viewer, lay), 3)
+        over.append(pygame.draw.rect(surface, theme.HIGHLIGHT, cell_rect(row, col, viewer, lay), 3))
     if selection is not None:
-        pygame.draw.rect(surface, theme.SELECTED, cell_rect(*selection, viewer, lay), 3)
+        over.append(pygame.draw.rect(surface, theme.SELECTED, cell_rect(*selection, viewer, lay), 3))
     if cursor is not None:
-        pygame.draw.rect(surface, theme.CURSOR, cell_rect(*cursor, viewer, lay).inflate(-6, -6), 1)
+        over.append(pygame.draw.rect(surface, theme.CURSOR, cell_rect(*cursor, viewer, lay).inflate(-6, -6), 1))
     return list(drawn)
 
 
-_COMPOSED: dict[tuple[Any, ...], tuple[pygame.Surface, tuple[DrawnToken, ...]]] = {}
-_LAST_CONTENT: list[Any] = [None, None]
+def edges(lay: Layout = LAYOUT) -> list[pygame.Rect]:
+    """Where the row and column labels go (04/U71): the band between the task bar and the
+    board, the full width of the window, and the column left of the board. ``draw_board``
+    with ``damage`` fills them (background) and labels them itself, or leaves them as they are
+    when nothing was drawn over them."""
+    return [pygame.Rect(0, lay.bar, lay.width, lay.board_y - lay.bar),
+            pygame.Rect(0, lay.board_y, lay.board_x, lay.board_size)]
 
 
-def _content(tokens: dict[tuple[int, int, str], list[_Item]]) -> tuple[Any, ...]:
-    """The tokens in canonical order, as a hashable key (once per tokens object)."""
-    if _LAST_CONTENT[0] is not tokens:
-        _LAST_CONTENT[:] = [tokens, tuple(sorted((k, tuple(v)) for k, v in tokens.items()))]
-    return _LAST_CONTENT[1]  # type: ignore[no-any-return]
+def drawn_over(surface: pygame.Surface, rect: pygame.Rect) -> None:
+    """The caller drew over ``rect`` of the board it last drew on ``surface`` (a marker, a
+    line, a box): the next ``draw_board`` with ``damage`` draws that part again."""
+    memo = _SCREENS.get(id(surface))
+    if memo is not None and memo.surface is surface:
+        memo.over.append(pygame.Rect(rect))
+
+
+class _OnScreen(NamedTuple):
+    """What the last ``draw_board`` left on a surface: the layer and its contents then, and the
+    rectangles drawn over the board since."""
+
+    surface: pygame.Surface
+    layer: pygame.Surface
+    cells: dict[Cell, Any]
+    area: pygame.Rect
+    over: list[pygame.Rect]
+
+
+_SCREENS: dict[int, _OnScreen] = {}
+
+
+#: per seat, layout, marks and piece set: the tokens object last composed, the layer, the tokens drawn
+_COMPOSED: dict[tuple[Any, ...], tuple[Any, pygame.Surface, tuple[DrawnToken, ...]]] = {}
 _LAST: dict[tuple[Any, ...], tuple[dict[Cell, Any], pygame.Surface, dict[Cell, list[DrawnToken]]]] = {}
+
+
+def _by_cell(tokens: dict[tuple[int, int, str], list[_Item]]) -> dict[Cell, list[tuple[str, tuple[_Item, ...]]]]:
+    """Each square's strips in level order (Air, Ground, Sub) with their tokens."""
+    out: dict[Cell, list[tuple[str, tuple[_Item, ...]]]] = {}
+    for (row, col, level), items in tokens.items():
+        strips = out.get((row, col))
+        if strips is None:
+            out[row, col] = [(level, tuple(items))]
+        else:
+            strips.append((level, tuple(items)))
+            strips.sort(key=_level_of)
+    return out
+
+
+def _level_of(strip: tuple[str, Any]) -> str:
+    return strip[0]
 
 
 def _composed(viewer: str, lay: Layout, tokens: dict[tuple[int, int, str], list[_Item]],
               marks: tuple[tuple[int, int, str], ...], piece_set: str) -> tuple[pygame.Surface, tuple[DrawnToken, ...]]:
-    """The board with its squares, reinforcement marks and every token. A frame that changes
-    only a selection, a highlight or the hover box reuses it whole; after an action only the
-    squares whose contents changed are drawn again (issue 12 item 7)."""
-    content = _content(tokens)
-    key = (viewer, lay, content, marks, piece_set)
-    cached = _COMPOSED.get(key)
-    if cached is not None:
-        return cached
-    _COMPOSED.clear()                  # one board layer per seat, redrawn in place below
-    by_cell: dict[Cell, Any] = defaultdict(list)
-    for (row, col, level), items in content:
-        by_cell[row, col].append((level, items))
+    """The board with its squares, reinforcement marks and every token. A frame of the same
+    view (a selection, a highlight or the hover box changed) reuses it whole; after an action
+    only the squares whose contents changed are drawn again (issue 12 item 7)."""
     base = (viewer, lay, marks, piece_set)
+    cached = _COMPOSED.get(base)
+    if cached is not None and cached[0] is tokens:
+        return cached[1], cached[2]
+    by_cell = _by_cell(tokens)
     previous = _LAST.get(base)
     if previous is None:
         layer, drawn_at, changed = _background(viewer, lay).copy(), {}, set(by_cell)
@@ -103,7 +168,7 @@ def _composed(viewer: str, lay: Layout, tokens: dict[tuple[int, int, str], list[
     else:
         old_cells, layer, old_drawn = previous
         drawn_at = dict(old_drawn)
-        changed = {c for c in set(old_cells) | set(by_cell) if old_cells.get(c) != by_cell.get(c)}
+        changed = {c for c in old_cells.keys() | by_cell.keys() if old_cells.get(c) != by_cell.get(c)}
     local = lay._replace(board_x=0, board_y=0)
     mark_at = {(r, c): side for r, c, side in marks}
     for cell in sorted(changed):
@@ -119,10 +184,11 @@ def _composed(viewer: str, lay: Layout, tokens: dict[tuple[int, int, str], list[
                                      (lay.board_x, lay.board_y))
     if base not in _LAST and len(_LAST) >= 4:
         _LAST.clear()                        # a few seats and mark sets at most (editor edits)
-    _LAST[base] = (dict(by_cell), layer, drawn_at)
+        _COMPOSED.clear()
+    _LAST[base] = (by_cell, layer, drawn_at)
     drawn = tuple(d for cell in sorted(drawn_at) for d in drawn_at[cell])
-    _COMPOSED[key] = (layer, drawn)
-    return _COMPOSED[key]
+    _COMPOSED[base] = (tokens, layer, drawn)
+    return layer, drawn
 
 
 # -- helpers -----------------------------------------------------------------------------------
@@ -146,24 +212,39 @@ def _tokens_of(view: PlayerView) -> dict[tuple[int, int, str], list[_Item]]:
     """What each strip holds, with what its picture needs: a piece's kind, hand, carried
     articles and the turns until its next weapon is ready (RUL-6); a projectile's heading."""
     out: dict[tuple[int, int, str], list[_Item]] = defaultdict(list)
+    ply = view.ply
     for p in (*view.own, *view.seen):
-        wait = _reload(p, view.ply)
-        out[p.row, p.col, p.level].append(
-            ("piece", piece_label(p.kind, p.hand, len(p.codes), p.stun), p.side, p.stun,
-             (p.kind, p.hand, tuple(p.codes), wait)))
+        out[p.row, p.col, p.level].append(_piece_item(p, ply))
     for g in view.ground:
-        out[g.row, g.col, "G"].append(("article", g.code, "", 0, (g.code,)))
+        item = _ARTICLE_ITEMS.get(g.code)
+        if item is None:
+            item = _ARTICLE_ITEMS[g.code] = ("article", g.code, "", 0, (g.code,))
+        out[g.row, g.col, "G"].append(item)
     for pr in view.projectiles:
         out[pr.row, pr.col, pr.level].append(("projectile", "*" + pr.kind, pr.side, 0,
                                               (pr.kind, pr.dr, pr.dc, pr.homing)))
     return out
 
 
+_ARTICLE_ITEMS: dict[str, _Item] = {}         # an article on the ground: the same token for a code
+
+
+def _piece_item(p: Any, ply: int) -> _Item:
+    codes, stun = tuple(p.codes), p.stun
+    return ("piece", piece_label(p.kind, p.hand, len(codes), stun), p.side, stun,
+            (p.kind, p.hand, codes, _reload(p, ply)))
+
+
 def _reload(p: Any, ply: int) -> int:
     """Turns until the piece's first reloading weapon is ready again (0: none reloading)."""
-    waits = [r - ply for _, r in getattr(p, "ready", ()) if r > ply]
-    waits += [r - ply for r in getattr(p, "art_ready", ()) if r > ply]
-    return min(waits) if waits else 0
+    first = 0
+    for _, r in getattr(p, "ready", ()):
+        if r > ply and (not first or r < first):
+            first = r
+    for r in getattr(p, "art_ready", ()):
+        if r > ply and (not first or r < first):
+            first = r
+    return first - ply if first else 0
 
 
 def _labels(surface: pygame.Surface, viewer: str, lay: Layout) -> None:

@@ -14,6 +14,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import pygame
@@ -25,6 +26,7 @@ from engine.view import PlayerView
 from net import frontend as fe
 
 from . import choices, theme
+from .board_view import drawn_over
 from .layout import LAYOUT, Layout, cell_rect
 from .scenes import SIDE_NAME, GameScene
 from .words import describe, split_rule
@@ -68,11 +70,12 @@ class NetGameScene(GameScene):
             self.status = self.banner
         super().starting()
 
-    def draw(self, surface: pygame.Surface) -> list[Any]:
+    def draw(self, surface: pygame.Surface, damage: Sequence[pygame.Rect] | None = None) -> list[Any]:
         """The board as in hotseat, then the peer's last action framed and written out."""
-        drawn = super().draw(surface)
+        drawn = super().draw(surface, damage)
         for row, col in self.last_cells:
-            pygame.draw.rect(surface, LAST_ACTION_COLOUR, cell_rect(row, col, self.view.player, self.lay), 3)
+            drawn_over(surface, pygame.draw.rect(surface, LAST_ACTION_COLOUR,
+                                                 cell_rect(row, col, self.view.player, self.lay), 3))
         if self.last_words:                    # under the status line and its details line, if any
             y = self.lay.board_y + self.lay.board_size + (52 if split_rule(self.status)[1] else 32)
             text = theme.fit(18, "Last: " + self.last_words, self.lay.panel_x - self.lay.board_x - 8)

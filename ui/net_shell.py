@@ -34,7 +34,7 @@ from .option_words import describe_option, value_words
 from .scenes import SIDE_NAME
 from .session import Session
 from .setup_screen import SetupScreen, change_words
-from .shell import Shell
+from .shell import REDRAW_EVENTS, Shell
 
 __all__ = ["NetShell", "NET_REFUSED", "NET_WAKE_MS"]
 
@@ -418,6 +418,7 @@ class NetShell(Shell):
         if self.screen is not None and self.options is None and self.editor is None:
             self.surface.fill((24, 26, 30))
             self.manager.draw_ui(self.surface)
+            self.forget_screen()           # the game is not on the surface
             self.dirty, self.drew = False, True
             self.driver.dirty = False      # the scene is not shown: no redraw for it until it is
             return
@@ -436,8 +437,8 @@ class NetShell(Shell):
                     events = ([first] if first.type != pygame.NOEVENT else []) + pygame.event.get()
                 else:
                     events = next_events(blocking)
-                if any(e.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE) for e in events):
-                    self.dirty = True
+                if any(e.type in REDRAW_EVENTS for e in events):
+                    self.forget_screen()
                 self.drew = False
                 self.pump(events, clock.tick() / 1000)
                 if self.drew:

@@ -18,7 +18,7 @@ from engine.notation import NotationError, format_action, parse_action, parse_tu
 from engine.view import PlayerView
 
 from . import art, choices, theme
-from .board_view import DrawnToken, draw_board
+from .board_view import DrawnToken, draw_board, drawn_over
 from .cell_view import cell_lines, draw_cell_zoom
 from .layout import LAYOUT, Layout, cell_at, cell_rect, level_rect
 from .panel_view import (HISTORY_ROW, LIST_ROWS, draw_bar, draw_panel, draw_privacy, draw_status,
@@ -225,13 +225,26 @@ class GameScene:
             return self.history + ["+ " + a for a in actions]
         return [_line_words(line) for line in self.history] + ["+ " + _action_words(a) for a in actions]
 
-    def draw(self, surface: pygame.Surface) -> list[DrawnToken]:
-        """Draw the whole screen; returns the board tokens drawn (kept in ``self.drawn``)."""
-        surface.fill(theme.BACKGROUND)
+    def draw(self, surface: pygame.Surface, damage: Sequence[pygame.Rect] | None = None) -> list[DrawnToken]:
+        """Draw the whole screen; returns the board tokens drawn (kept in ``self.drawn``).
+        ``damage``: as ``draw_board`` has it (None: nothing is known of what the surface holds);
+        the picture is the same either way, only the board's unchanged squares are not drawn
+        again when it is known."""
+        lay = self.lay
+        if surface.get_size() != (lay.width, lay.height):
+            damage = None
+        if damage is None:
+            surface.fill(theme.BACKGROUND)
+        else:                      # the panel and below: the bar fills itself, draw_board the rest
+            right = lay.board_x + lay.board_size
+            bottom = lay.board_y + lay.board_size
+            surface.blit(_blank(lay.width - right, lay.board_size), (right, lay.board_y))  # a copy beats a fill
+            surface.fill(theme.BACKGROUND, (0, bottom, lay.width, lay.height - bottom))
         draw_bar(surface, self._title(), self.lay)
         highlights = choices.targets(self.group) if self.selection else []
         self.drawn = draw_board(surface, self.view, self.selection, highlights, self.cursor, self.lay,
-                                reinforcements=self.show_reinforcements, piece_set=self.piece_set)
+                                reinforcements=self.show_reinforcements, piece_set=self.piece_set,
+                                damage=damage)
         if self.show_last_seen:
             self._last_seen_markers(surface)
         self._homing_lines(surface)
@@ -250,7 +263,7 @@ class GameScene:
         if self.hover is not None:
             lines = cell_lines(self.view, *self.hover)
             if len(lines) > 2 or any(line.startswith("  ") for line in lines):
-                draw_cell_zoom(surface, lines, cell_rect(*self.hover, self.view.player, self.lay))
+                drawn_over(surface, draw_cell_zoom(surface, lines, cell_rect(*self.hover, self.view.player, self.lay)))
         return self.drawn
 
     def _homing_lines(self, surface: pygame.Surface) -> None:
@@ -265,14 +278,16 @@ class GameScene:
             b = pygame.Vector2(cell_rect(target.row, target.col, self.view.player, self.lay).center)
             steps = max(1, int(a.distance_to(b) // 8))
             for i in range(0, steps, 2):
-                pygame.draw.line(surface, theme.PROJECTILE, a.lerp(b, i / steps), a.lerp(b, min(1, (i + 1) / steps)), 2)
+                dash = pygame.draw.line(surface, theme.PROJECTILE, a.lerp(b, i / steps),
+                                        a.lerp(b, min(1, (i + 1) / steps)), 2)
+                drawn_over(surface, dash.inflate(4, 4))   # the rect given back may miss the width
 
     def _last_seen_markers(self, surface: pygame.Surface) -> None:
         """04/U29: a see-through picture where each enemy piece was last seen."""
         for m in self.last_seen:
             strip = level_rect(cell_rect(m.row, m.col, self.view.player, self.lay), m.level, self.lay)
             img = art.ghost_image(m.kind, m.side, m.level, "", strip.height - 1, self.piece_set)
-            surface.blit(img, (strip.right - img.get_width(), strip.y))
+            drawn_over(surface, surface.blit(img, (strip.right - img.get_width(), strip.y)))
 
     def _selected_picture(self, surface: pygame.Surface) -> None:
         """04/U4: a picture of the selected piece (the detailed set), with its name."""
@@ -323,6 +338,22 @@ class PrivacyScene:
         """A black screen with one sentence; no tokens."""
         draw_privacy(surface, SIDE_NAME[self.next_side], self.lay)
         return []
+
+
+_BLANKS: dict[tuple[int, int], pygame.Surface] = {}
+
+
+def _blank(width: int, height: int) -> pygame.Surface:
+    """A surface of the background colour (SDL copies a rectangle faster than it fills one
+    narrower than the window)."""
+    image = _BLANKS.get((width, height))
+    if image is None:
+        image = pygame.Surface((width, height))
+        if pygame.display.get_surface() is not None:
+            image = image.convert()
+        image.fill(theme.BACKGROUND)
+        _BLANKS[width, height] = image
+    return image
 
 
 @functools.lru_cache(maxsize=4096)

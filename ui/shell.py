@@ -50,6 +50,10 @@ _WIDGET_EVENTS = [pygame_gui.UI_BUTTON_PRESSED, pygame_gui.UI_DROP_DOWN_MENU_CHA
                   pygame_gui.UI_FILE_DIALOG_PATH_PICKED, pygame_gui.UI_WINDOW_CLOSE,
                   pygame_gui.UI_SELECTION_LIST_NEW_SELECTION, pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED]
 
+#: the window shows something else than what was drawn (exposed, restored, resized): draw it all
+REDRAW_EVENTS = frozenset({pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.WINDOWSHOWN, pygame.WINDOWRESTORED,
+                           pygame.WINDOWMAXIMIZED, pygame.WINDOWSIZECHANGED})
+
 #: after this long without input or change pygame-gui has nothing left to animate (its tooltips
 #: appear after 1 s of hover); its update is skipped until the next input (idle < 2 %, issue 12)
 WIDGETS_SETTLE_S = 2.0
@@ -80,6 +84,9 @@ class Shell:
         self.drew = False                  # the last frame drew something (so flip it)
         self.progress_shown: list[tuple[int, int]] = []   # what the loading bar showed (tests)
         self._cursor = -1
+        #: what covers the last game frame on the surface: the widgets drawn over it (None: the
+        #: surface holds something else, the next game frame is drawn whole)
+        self._over_game: list[pygame.Rect] | None = None
         #: the computer thinks in a worker thread while the frame loop runs (``run`` without a
         #: script, ``wec window --control``); scripted and test frames keep it synchronous
         self.background = False
@@ -192,17 +199,28 @@ class Shell:
 
     def draw(self) -> None:
         """The game scene (or the options screen's background), then every widget."""
+        game = self.editor is None and self.options is None
         if self.editor is not None and self.options is None:
             self.editor.draw(self.surface)
         elif self.options is None:
             self.driver.invalidate()
+            self.driver.damage = self._over_game
             self.driver.pump([])
         else:
             self.surface.fill((24, 26, 30))
         self.manager.draw_ui(self.surface)
+        self._over_game = [pygame.Rect(s.rect.topleft, s.image.get_size())   # where draw_ui blitted
+                           for s in self.manager.get_sprite_group().sprites()
+                           if s.visible and s.image is not None] if game else None
         self._pointer()
         self.dirty, self.drew = False, True
         self.driver.dirty = False          # the editor or options screen is shown, not the scene
+
+    def forget_screen(self) -> None:
+        """Something else was drawn on the surface (a window exposed, another mode): the next
+        frame is drawn whole."""
+        self._over_game = None
+        self.dirty = True
 
     def refused(self, why: str) -> None:
         """A greyed menu item was clicked: its reason where this screen shows messages."""
@@ -286,8 +304,8 @@ class Shell:
                 pygame.display.flip()
                 continue
             events = next_events(blocking)
-            if any(e.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE) for e in events):
-                self.dirty = True
+            if any(e.type in REDRAW_EVENTS for e in events):
+                self.forget_screen()
             self.drew = False
             self.pump(events, clock.tick() / 1000)
             if self.drew:
@@ -478,6 +496,7 @@ class Shell:
             self.progress_shown.append((done, total))
             draw_progress(self.surface, f"Loading {name}: turn line {done} of {total}", done / max(1, total),
                           self.lay)
+            self.forget_screen()
             if pygame.display.get_surface() is self.surface:
                 pygame.display.flip()
         return progress

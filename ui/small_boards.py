@@ -30,40 +30,45 @@ def small_boards_rect(lay: Layout = LAYOUT) -> pygame.Rect:
 def draw_small_boards(surface: pygame.Surface, view: PlayerView, selection: tuple[int, int] | None = None,
                       lay: Layout = LAYOUT) -> list[tuple[str, int, int, str]]:
     """Draw the three level boards from ``view.player``'s seat; returns (level, row, col, side)
-    of every dot drawn, for tests. The picture is made once per content and reused."""
+    of every dot drawn, for tests. Each level's picture is made once per content and reused
+    (a Move usually changes one level: issue 12 item 7)."""
     area = small_boards_rect(lay)
     dots = tuple(sorted({(p.level, p.row, p.col, p.side) for p in view.own} |
                         {(s.level, s.row, s.col, s.side) for s in view.seen}))
     shots = tuple(sorted((pr.level, pr.row, pr.col) for pr in view.projectiles))
-    key = (view.player, dots, shots, selection, area.size)
-    if _LAST[0] != key:
-        _LAST[:] = [key, _picture(view.player, dots, shots, selection, area)]
-    surface.blit(_LAST[1], area.topleft)
+    surface.fill(theme.BACKGROUND, area)
+    for i, (level, name) in enumerate(_LEVELS):
+        key = (view.player, level, tuple(d for d in dots if d[0] == level),
+               tuple(s for s in shots if s[0] == level), selection, area.height)
+        image = _PICTURES.get(key)
+        if image is None:
+            if len(_PICTURES) >= 96:
+                _PICTURES.clear()
+            image = _PICTURES[key] = _picture(view.player, name, key[2], key[3], selection, area.height)
+        surface.blit(image, (area.x + i * (10 * SMALL_CELL + _GAP), area.y))
     return [(lv, r, c, side) for lv, r, c, side in dots]
 
 
-_LAST: list[object] = [None, None]
+_PICTURES: dict[tuple[object, ...], pygame.Surface] = {}
 
 
-def _picture(viewer: str, dots: tuple[tuple[str, int, int, str], ...], shots: tuple[tuple[str, int, int], ...],
-             selection: tuple[int, int] | None, area: pygame.Rect) -> pygame.Surface:
-    image = pygame.Surface(area.size)
+def _picture(viewer: str, name: str, dots: tuple[tuple[str, int, int, str], ...],
+             shots: tuple[tuple[str, int, int], ...], selection: tuple[int, int] | None,
+             height: int) -> pygame.Surface:
+    """One level's board with its caption, dots, projectile marks and the selected square."""
+    image = pygame.Surface((10 * SMALL_CELL, height))
     image.fill(theme.BACKGROUND)
-    for i, (level, name) in enumerate(_LEVELS):
-        x = i * (10 * SMALL_CELL + _GAP)
-        image.blit(theme.text(14, name, theme.DIM), (x, 0))
-        top = 16
-        image.blit(_empty_board(), (x, top))
-        for lv, row, col, side in dots:
-            if lv == level:
-                centre = _cell(x, top, row, col, viewer).center
-                pygame.draw.circle(image, theme.PIECE_FILL[side, level], centre, 4)
-                pygame.draw.circle(image, theme.STRIP_LINE, centre, 4, 1)
-        for lv, row, col in shots:
-            if lv == level:
-                pygame.draw.circle(image, theme.PROJECTILE, _cell(x, top, row, col, viewer).center, 2)
-        if selection is not None:
-            pygame.draw.rect(image, theme.SELECTED, _cell(x, top, *selection, viewer), 1)
+    image.blit(theme.text(14, name, theme.DIM), (0, 0))
+    top = 16
+    image.blit(_empty_board(), (0, top))
+    for level, row, col, side in dots:
+        centre = _cell(0, top, row, col, viewer).center
+        pygame.draw.circle(image, theme.PIECE_FILL[side, level], centre, 4)
+        pygame.draw.circle(image, theme.STRIP_LINE, centre, 4, 1)
+    for _, row, col in shots:
+        pygame.draw.circle(image, theme.PROJECTILE, _cell(0, top, row, col, viewer).center, 2)
+    if selection is not None:
+        pygame.draw.rect(image, theme.SELECTED, _cell(0, top, *selection, viewer), 1)
     return image
 
 
