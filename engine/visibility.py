@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Collection, Iterable, Mapping
 
 from .actions import SUB
-from .board import LEVEL_ORDER, distance, has_ability
+from .board import LEVEL_ORDER, distance
 from .pieces import KINDS
 from .questions import current_answerer
 from .state import GameState, Piece
@@ -52,62 +52,6 @@ def _squares_with(state: GameState, pieces: list[Piece], code: str) -> list[tupl
             if code in KINDS[p.kind].inherent or (p.arts and any(art[a] == code for a in p.arts))]
 
 
-def hidden_from(state: GameState, viewer: str) -> frozenset[int]:
-    """Sids of the enemy pieces ``viewer`` cannot see now (RUL-18)."""
-    key = ("hidden", viewer)
-    cached = state._cache.get(key)
-    if cached is not None:
-        return cached
-    opts = state.options
-    stealth_on, sub_on = opts.stealth_invisibility, opts.submerged_invisibility
-    # the enemy pieces with a hiding reason first (stealthy, submerged): most positions have
-    # few or none, and then the viewer's detectors need not be gathered at all
-    cands = []
-    if stealth_on or sub_on:
-        code = state.art_code
-        primary_ok = opts.stealthy_primary_allowed
-        for p in state.pieces.values():
-            if p.side == viewer:
-                continue
-            s_reason = False
-            if stealth_on:
-                if p.kind in _SH_KINDS:
-                    s_reason = True
-                elif p.arts and any(code[a] == "SH" for a in p.arts):
-                    s_reason = primary_ok or KINDS[p.kind].role != "primary"
-            u_reason = sub_on and p.level == SUB
-            if s_reason or u_reason:
-                cands.append((p, s_reason, u_reason))
-    if not cands:
-        result: frozenset[int] = frozenset()
-        state._cache[key] = result
-        return result
-    mine = [p for p in state.pieces.values() if p.side == viewer]
-    torpedo = _squares_with(state, mine, "TL") if any(c[2] for c in cands) else []
-    anti_stealth = _squares_with(state, mine, "ASH") \
-        if opts.stealth_range_detection and any(c[1] for c in cands) else []
-    locked = _locked_targets(state, viewer) if state.locks else set()
-    hidden = set()
-    for p, s_reason, u_reason in cands:
-        revealed = state.reveals.get(p.sid, 0) >= state.ply
-        s_neutral = revealed or p.sid in locked or (
-            opts.stealth_range_detection
-            and any(distance(sq, p.square) <= opts.stealth_detect_range for sq in anti_stealth))
-        u_neutral = revealed or any(
-            distance(sq, p.square) <= opts.submerged_detect_range for sq in torpedo)
-        if s_reason and u_reason:
-            visible = u_neutral if opts.detection_dominance == "submerge" else s_neutral
-        elif s_reason:
-            visible = s_neutral
-        else:
-            visible = u_neutral
-        if not visible:
-            hidden.add(p.sid)
-    result = frozenset(hidden)
-    state._cache[key] = result
-    return result
-
-
 Square = tuple[int, int]
 #: every square of the board (RUL-8 distances are between squares, whatever the level)
 SQUARES: tuple[Square, ...] = tuple((r, c) for r in range(1, 11) for c in range(1, 11))
@@ -127,21 +71,94 @@ class Zones:
     locked: frozenset[int]
 
 
-def _zone(centres: Iterable[Square], r: int) -> frozenset[Square]:
-    cs = list(centres)
-    if not cs:
+def _reasons(state: GameState, pieces: Iterable[Piece],
+             viewer: str | None = None) -> list[tuple[Piece, bool, bool]]:
+    """Those ``pieces`` (not ``viewer``'s) with a hiding reason, each with its reasons S and U
+    (RUL-18): ``stealthy`` and ``submerged`` for many pieces at once."""
+    opts = state.options
+    stealth_on, sub_on = opts.stealth_invisibility, opts.submerged_invisibility
+    if not (stealth_on or sub_on):
+        return []
+    code = state.art_code
+    primary_ok = opts.stealthy_primary_allowed
+    cands = []
+    for p in pieces:
+        if p.side == viewer:
+            continue
+        s_reason = False
+        if stealth_on:
+            if p.kind in _SH_KINDS:
+                s_reason = True
+            elif p.arts and any(code[a] == "SH" for a in p.arts):
+                s_reason = primary_ok or KINDS[p.kind].role != "primary"
+        u_reason = sub_on and p.level == SUB
+        if s_reason or u_reason:
+            cands.append((p, s_reason, u_reason))
+    return cands
+
+
+def _zone(centres: list[Square], r: int, squares: Iterable[Square]) -> frozenset[Square]:
+    """Those ``squares`` within ``r`` of one of the ``centres`` (RUL-8 distance)."""
+    if not centres:
         return frozenset()
-    return frozenset(sq for sq in SQUARES if any(distance(c, sq) <= r for c in cs))
+    return frozenset(sq for sq in squares if any(distance(c, sq) <= r for c in centres))
+
+
+def _zones(state: GameState, viewer: str, squares: Iterable[Square] = SQUARES, submerged: bool = True,
+           stealth: bool = True) -> tuple[frozenset[Square], frozenset[Square], Collection[int]]:
+    """``viewer``'s zones U and S over ``squares`` (all by default) and the serials its sources
+    lock (``Zones``' fields); ``submerged`` / ``stealth`` False leaves that zone empty."""
+    opts = state.options
+    mine = [p for p in state.pieces.values() if p.side == viewer]
+    u = _zone(_squares_with(state, mine, "TL"), opts.submerged_detect_range, squares) \
+        if submerged else frozenset()
+    s = _zone(_squares_with(state, mine, "ASH"), opts.stealth_detect_range, squares) \
+        if stealth and opts.stealth_range_detection else frozenset()
+    return u, s, _locked_targets(state, viewer) if state.locks else ()
+
+
+def _hidden(state: GameState, cands: list[tuple[Piece, bool, bool]], submerged: Collection[Square],
+            stealth: Collection[Square], locked: Collection[int], reveals: Mapping[int, int]) -> frozenset[int]:
+    """Sids of the ``cands`` (``_reasons``) that a viewer with those zones and locks (``Zones``)
+    cannot see now, under ``reveals`` (RUL-18: each reason neutralised, or the one
+    ``detection_dominance`` names when a piece has both)."""
+    ply, submerge_wins = state.ply, state.options.detection_dominance == "submerge"
+    hidden = set()
+    for p, s_reason, u_reason in cands:
+        if reveals.get(p.sid, 0) >= ply:
+            continue
+        if s_reason and (not u_reason or not submerge_wins):
+            visible = p.sid in locked or p.square in stealth
+        else:
+            visible = p.square in submerged
+        if not visible:
+            hidden.add(p.sid)
+    return frozenset(hidden)
+
+
+def hidden_from(state: GameState, viewer: str) -> frozenset[int]:
+    """Sids of the enemy pieces ``viewer`` cannot see now (RUL-18)."""
+    key = ("hidden", viewer)
+    cached = state._cache.get(key)
+    if cached is not None:
+        return cached
+    # the enemy pieces with a hiding reason first (stealthy, submerged): most positions have
+    # few or none, and then the viewer's detectors need not be gathered at all; the zones
+    # are built over those pieces' squares only
+    cands = _reasons(state, state.pieces.values(), viewer)
+    result: frozenset[int] = frozenset()
+    if cands:
+        zones = _zones(state, viewer, [c[0].square for c in cands],
+                       submerged=any(c[2] for c in cands), stealth=any(c[1] for c in cands))
+        result = _hidden(state, cands, *zones, state.reveals)
+    state._cache[key] = result
+    return result
 
 
 def detection_zones(state: GameState, viewer: str) -> Zones:
     """The ``Zones`` of ``viewer``'s pieces in ``state`` (its own pieces must all be there)."""
-    opts = state.options
-    mine = [p for p in state.pieces.values() if p.side == viewer]
-    u = _zone((p.square for p in mine if has_ability(state, p, "TL")), opts.submerged_detect_range)
-    s = _zone((p.square for p in mine if has_ability(state, p, "ASH")), opts.stealth_detect_range) \
-        if opts.stealth_range_detection else frozenset()
-    return Zones(u, s, frozenset(_locked_targets(state, viewer)))
+    u, s, locked = _zones(state, viewer)
+    return Zones(u, s, frozenset(locked))
 
 
 def hidden_in_zones(state: GameState, pieces: Iterable[Piece], zones: Zones,
@@ -149,26 +166,8 @@ def hidden_in_zones(state: GameState, pieces: Iterable[Piece], zones: Zones,
     """Sids of ``pieces`` (one side's) that a viewer with ``zones`` cannot see now: the same
     judgement as ``hidden_from`` (RUL-18), with the detector ranges given as squares.
     ``reveals`` defaults to ``state.reveals``; ``state`` gives the options, ply and articles."""
-    opts = state.options
-    rev = state.reveals if reveals is None else reveals
-    hidden = set()
-    for p in pieces:
-        s_reason = stealthy(state, p)
-        u_reason = submerged(state, p)
-        if not s_reason and not u_reason:
-            continue
-        revealed = rev.get(p.sid, 0) >= state.ply
-        s_neutral = revealed or p.sid in zones.locked or p.square in zones.stealth
-        u_neutral = revealed or p.square in zones.submerged
-        if s_reason and u_reason:
-            visible = u_neutral if opts.detection_dominance == "submerge" else s_neutral
-        elif s_reason:
-            visible = s_neutral
-        else:
-            visible = u_neutral
-        if not visible:
-            hidden.add(p.sid)
-    return frozenset(hidden)
+    return _hidden(state, _reasons(state, pieces), zones.submerged, zones.stealth, zones.locked,
+                   state.reveals if reveals is None else reveals)
 
 
 def hiding_reasons(state: GameState, p: Piece) -> str:

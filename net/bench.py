@@ -14,6 +14,13 @@ prints the pairing time (first contact: TLS without client certificate, commit-r
 code, confirmations), the pinned mutual-TLS handshake time, and the median / p99 time
 from "action taken" to "applied on both sides" over full bot games (each side measures
 its own actions on its own clock), with the write-ahead log fsynced (as shipped) and not.
+
+"Applied on both sides" is the later of the mover's "applied" (its peer's ack in) and the
+peer's (its ``shown`` in), both read from perf_counter, the machine's one monotonic clock, in the
+two processes. The figures are given for every action, for the quiet public Moves of
+docs/rulings.md P-10 (no zone test) and for those of them that asked no question (nothing
+hidden exchanged at all); ``--compare`` also plays every game with P-10 off in both processes
+(same seeds, alternating game by game), ``--moves P`` has the bots play a Move with chance P.
 """
 from __future__ import annotations
 
@@ -50,6 +57,10 @@ def main(argv: list[str] | None = None) -> int:
     peer.add_argument("--port", type=int, default=0)
     peer.add_argument("--seed", type=int, default=11)
     peer.add_argument("--sync", type=int, choices=[0, 1], default=1)
+    peer.add_argument("--moves", type=float, default=0.0,
+                      help="the chance that a bot plays a Move when it has one (0: engine.random_action)")
+    peer.add_argument("--quiet", type=int, choices=[0, 1], default=1,
+                      help="the quiet-Move shortcut of docs/rulings.md P-10 (both peers alike)")
     peer.add_argument("--actions", type=int, default=RESIGN_AFTER,
                       help="the guest resigns once it has taken this many actions (RUL-53)")
     anchor = sub.add_parser("anchor", help="(internal) one end of the signed TLS round-trip anchor")
@@ -63,25 +74,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--netns", action="store_true", help="also run between two network namespaces (root)")
     parser.add_argument("--games", type=int, default=2, help="games per configuration (default 2)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--moves", type=float, default=0.0,
+                        help="bots that play a Move with this chance when they have one (more public Moves)")
+    parser.add_argument("--compare", action="store_true",
+                        help="also play each game without the quiet-Move shortcut (P-10), side by side")
     args = parser.parse_args(argv)
     if args.mode == "peer":
         return asyncio.run(_peer(args))
     if args.mode == "anchor":
         return asyncio.run(_anchor(args))
-    results = run_bench(args.games, args.netns)
+    results = run_bench(args.games, args.netns, args.compare, args.moves)
     print(json.dumps(results, indent=2) if args.json else format_results(results))
     return 0
 
 
-def run_bench(games: int, netns: bool) -> dict[str, Any]:
-    """Figures per link and fsync setting: {link: {"fsync on"/"fsync off": {...}}} (times in ms)."""
-    links: dict[str, Any] = {"loopback": None}
-    results: dict[str, Any] = {"load": {"before": _load()}}
+#: the configurations a link runs: (label, WAL fsync, quiet-Move shortcut P-10)
+SHIPPED = ("shipped (fsync on, P-10 on)", 1, 1)
+CONFIGS = (SHIPPED, ("fsync off", 0, 1))
+WITHOUT_P10 = ("without P-10 (fsync on)", 1, 0)
+
+
+def run_bench(games: int, netns: bool, compare: bool = False, moves: float = 0.0) -> dict[str, Any]:
+    """Figures per link and configuration: {link: {label: {...}}} (times in ms)."""
+    configs = CONFIGS + ((WITHOUT_P10,) if compare else ())
+    results: dict[str, Any] = {"load": {"before": _load()}, "moves": moves}
     if netns:
         with _netns_module().netns_pair(prefix="wecn") as pair:
-            links["netns"] = pair
-            results["netns"] = _link(pair, games)
-    results["loopback"] = _link(None, games)
+            results["netns"] = _link(pair, games, configs, moves)
+    results["loopback"] = _link(None, games, configs, moves)
     results["load"]["after"] = _load()
     return results
 
@@ -95,61 +115,100 @@ def _load() -> list[float]:
 
 
 def format_results(results: dict[str, Any]) -> str:
-    """Anchor, figure, ratio and verdict per link."""
-    lines = ["WEC network benchmark: two processes, TLS 1.3, Ed25519, msgpack. Goal (issue 10 item 6): "
-             "action taken -> applied on both sides <= 1.5 x signed TLS RTT + 1 engine check (same run)"]
+    """Anchor, figure, ratio and verdict per link: for every action, and for the quiet public
+    Moves alone (P-10: no hidden information is exchanged for them)."""
+    lines = ["WEC network benchmark: two processes, TLS 1.3, Ed25519, msgpack, hidden play with PSI. Goal (issue "
+             "10 item 6): action taken -> applied on both sides <= 1.5 x signed TLS RTT + 1 engine check (same run)"]
     load = results.get("load", {})
+    if results.get("moves"):
+        lines.append(f"bots play a Move with chance {results['moves']} when they have one, else engine.random_action")
     lines.append(f"load average (1, 5, 15 min) before {load.get('before')}, after {load.get('after')} "
                  f"on {os.cpu_count()} cores")
     for link, r in results.items():
-        if link == "load":
+        if link in ("load", "moves"):
             continue
         a, check = r["anchor"], r["engine_check"]
         lines.append(f"[{link}] anchor: signed TLS round trip (215 B, sign + verify + signed ack + verify, mutual "
-                     f"TLS, 2 processes, {a['trips']} trips around the games): median {a['median_ms']:.3f} ms, p99 {a['p99_ms']:.3f} ms; one engine "
-                     f"check (apply_action): median {check['median_ms']:.3f} ms, p99 {check['p99_ms']:.3f} ms")
-        for label in ("fsync on", "fsync off"):
-            g = r[label]
-            lines.append(f"[{link}, WAL {label}] pairing {g['pairing_ms']:.1f} ms; pinned mutual TLS handshake "
-                         f"{g['handshake_ms']:.2f} ms; action taken -> applied on both sides over {g['actions']} "
-                         f"actions: median {g['median_ms']:.3f} ms, p99 {g['p99_ms']:.3f} ms")
-        for stat in ("median", "p99"):
-            goal = 1.5 * a[f"{stat}_ms"] + check[f"{stat}_ms"]
-            got = r["fsync on"][f"{stat}_ms"]
-            ratio = got / a[f"{stat}_ms"]
-            lines.append(f"[{link}] {stat}: action {got:.3f} ms = {ratio:.2f} x the signed round trip; goal "
-                         f"1.5 x {a[stat + '_ms']:.3f} + {check[stat + '_ms']:.3f} = {goal:.3f} ms: "
-                         + ("MET" if got <= goal else "NOT MET"))
+                     f"TLS, 2 processes, {a['trips']} trips around the games): median {a['median_ms']:.3f} ms, "
+                     f"p99 {a['p99_ms']:.3f} ms; one engine check (apply_action): median {check['median_ms']:.3f} "
+                     f"ms, p99 {check['p99_ms']:.3f} ms")
+        for label, g in r["configs"].items():
+            lines.append(f"[{link}, {label}] pairing {g['pairing_ms']:.1f} ms; pinned mutual TLS handshake "
+                         f"{g['handshake_ms']:.2f} ms; mover applied (its peer's ack in): all {_fig(g['mover'])}")
+            for kind in ("all", "quiet", "plain", "other"):
+                lines.append(f"    applied on both sides, {KINDS[kind]}: {_fig(g[kind])}")
+        shipped = r["configs"][SHIPPED[0]]
+        for kind in ("plain", "quiet", "all"):
+            for stat in ("median", "p99"):
+                got = shipped[kind].get(f"{stat}_ms")
+                if got is None:
+                    continue
+                goal = 1.5 * a[f"{stat}_ms"] + check[f"{stat}_ms"]
+                ratio = got / a[f"{stat}_ms"]
+                lines.append(f"[{link}] {KINDS[kind]}, {stat}: {got:.3f} ms = {ratio:.2f} x the signed round trip; "
+                             f"goal 1.5 x {a[stat + '_ms']:.3f} + {check[stat + '_ms']:.3f} = {goal:.3f} ms: "
+                             + ("MET" if got <= goal else "NOT MET"))
     return "\n".join(lines)
 
 
-def _link(pair: Any, games: int) -> dict[str, Any]:
+KINDS = {"all": "every action", "quiet": "quiet public Moves (P-10)",
+         "plain": "quiet public Moves that asked no question (nothing hidden exchanged)",
+         "other": "the others (zone tests, hidden information exchanged)"}
+
+
+def _fig(f: dict[str, Any]) -> str:
+    if not f["actions"]:
+        return "no action"
+    return f"{f['actions']} actions, median {f['median_ms']:.3f} ms, p99 {f['p99_ms']:.3f} ms"
+
+
+def _stats(values: list[float]) -> dict[str, Any]:
+    if not values:
+        return {"actions": 0}
+    return {"actions": len(values), "median_ms": statistics.median(values) * 1e3, "p99_ms": _pct(values, 99) * 1e3}
+
+
+def _link(pair: Any, games: int, configs: tuple[tuple[str, int, int], ...], moves: float = 0.0) -> dict[str, Any]:
     """The anchor runs before and after every game (interleaved, so a machine whose load changes
-    during the run weighs on both alike); its figures are over all those round trips."""
+    during the run weighs on both alike); its figures are over all those round trips. The
+    configurations alternate game by game (same seeds), so they are measured side by side."""
     rtts = _anchor_run(pair)
-    out: dict[str, Any] = {"engine_check": _engine_check(11)}
-    for sync in (1, 0):
-        runs = []
-        for n in range(games):
-            runs.append(_game(pair, sync, seed=11 + 2 * n))
+    out: dict[str, Any] = {"engine_check": _engine_check(11), "configs": {}}
+    runs: dict[str, list[dict[str, Any]]] = {label: [] for label, _, _ in configs}
+    for n in range(games):
+        for label, sync, quiet in configs:
+            runs[label].append(_game(pair, sync, quiet, seed=11 + 2 * n, moves=moves))
             rtts += _anchor_run(pair)
-        lat = [x for r in runs for x in r["latencies"]]
-        out["fsync on" if sync else "fsync off"] = {
-            "pairing_ms": statistics.median(r["pairing"] for r in runs) * 1e3,
-            "handshake_ms": statistics.median(r["handshake"] for r in runs) * 1e3,
-            "actions": len(lat), "median_ms": statistics.median(lat) * 1e3, "p99_ms": _pct(lat, 99) * 1e3}
+    for label, rs in runs.items():
+        rows = [x for r in rs for x in r["actions"]]
+        out["configs"][label] = {
+            "pairing_ms": statistics.median(r["pairing"] for r in rs) * 1e3,
+            "handshake_ms": statistics.median(r["handshake"] for r in rs) * 1e3,
+            "mover": _stats([x["mover"] for x in rows]), "all": _stats([x["both"] for x in rows]),
+            "quiet": _stats([x["both"] for x in rows if x["quiet"]]),
+            "plain": _stats([x["both"] for x in rows if x["plain"]]),
+            "other": _stats([x["both"] for x in rows if not x["quiet"]])}
     out["anchor"] = {"median_ms": statistics.median(rtts) * 1e3, "p99_ms": _pct(rtts, 99) * 1e3,
                      "trips": len(rtts)}
     return out
 
 
-def _game(pair: Any, sync: int, seed: int) -> dict[str, Any]:
-    """One fresh pair of installations: pair, handshakes, a full bot game; both sides' figures."""
+def _game(pair: Any, sync: int, quiet: int, seed: int, moves: float = 0.0) -> dict[str, Any]:
+    """One fresh pair of installations: pair, handshakes, a bot game; per action of either side:
+    taken -> applied by its mover, and -> applied on both sides (the later of the mover's and the
+    peer's "applied", both on the one monotonic clock of this machine: perf_counter)."""
     with tempfile.TemporaryDirectory() as tmp:
-        h, g = play_pair("net.bench", pair, tmp, seed, ["--sync", str(sync)], wait=30)
+        h, g = play_pair("net.bench", pair, tmp, seed, ["--sync", str(sync), "--quiet", str(quiet), "--moves", str(moves)], wait=30)
         if g["status"] != "finished" or h["status"] != "finished":
             raise SystemExit(f"benchmark game did not finish: host {h['status']}, guest {g['status']}")
-        return {"pairing": g["pairing"], "handshake": g["handshake"], "latencies": g["latencies"] + h["latencies"]}
+        rows = []
+        for mover, peer in ((h, g), (g, h)):
+            seen = {int(i): t for i, t in peer["peer_applied"].items()}
+            for index, taken, applied, q in mover["own"]:
+                if index in seen:
+                    rows.append({"mover": applied - taken, "both": max(applied, seen[index]) - taken, "quiet": q[0],
+                                 "plain": q[0] and q[1] == 0})
+        return {"pairing": g["pairing"], "handshake": g["handshake"], "actions": rows}
 
 
 def play_pair(module: str, pair: Any, tmp: str, seed: int, common: list[str],
@@ -289,14 +348,16 @@ def _read(proc: subprocess.Popen[str]) -> dict[str, Any]:
 async def _peer(args: argparse.Namespace) -> int:
     import engine.api as engine
     from net import certs
-    from net.bench_hidden_play_psi import _Resigning
     from net.bot import BotDriver
     from net.identity import load_or_create
     from net.peers import PeerStore
     from net.session import Host, NetConfig, play_as_guest, run_pairing
     from net.transport import Timeouts, connect
 
+    from net.hidden_play import HiddenLockstep
+
     logging.basicConfig(level=logging.ERROR)
+    HiddenLockstep.quiet_moves = bool(args.quiet)
 
     async def yes(code: str, name: str) -> bool:
         return True
@@ -305,16 +366,16 @@ async def _peer(args: argparse.Namespace) -> int:
     cfg = NetConfig(identity=load_or_create(args.dir), data_dir=args.dir, engine=engine, name=args.role,
                     confirm=yes, wal_sync=bool(args.sync), timeouts=Timeouts())
     if args.role == "host":
-        bot = BotDriver(engine, args.seed, "white")
+        bot = _timed(BotDriver, args.moves)(engine, args.seed, "white")
         host = Host(cfg, bot, args.interface, 0)
         _emit(port=await host.start())
         try:
             out = await host.wait(900)
         finally:
             await host.close()
-        _emit(status=out.status, latencies=bot.latencies)
+        _emit(status=out.status, own=bot.own, peer_applied=bot.peer_applied)
         return 0
-    bot = _Resigning(engine, args.seed, "black", resign_after=args.actions)
+    bot = _timed(BotDriver, args.moves)(engine, args.seed, "black", resign_after=args.actions)
     t0 = time.perf_counter()
     link = await connect(args.peer_host, args.port, certs.client_context(None, None), cfg.timeouts)
     await run_pairing(cfg, link, "initiator", link.peer_der)
@@ -329,8 +390,44 @@ async def _peer(args: argparse.Namespace) -> int:
         await link.close()
     await asyncio.sleep(0.05)
     out = await play_as_guest(cfg, bot, args.peer_host, args.port, expected_fp=known.fingerprint)
-    _emit(status=out.status, pairing=pairing, handshake=statistics.median(handshakes), latencies=bot.latencies)
+    _emit(status=out.status, pairing=pairing, handshake=statistics.median(handshakes), own=bot.own,
+          peer_applied=bot.peer_applied)
     return 0
+
+
+def _timed(base: type, moves: float = 0.0) -> type:
+    """``base`` (a ``BotDriver``) that also keeps, on this machine's monotonic clock, when each of
+    its actions was taken and applied here (and whether it was a quiet Move, P-10), and when
+    each of the peer's actions was applied here."""
+
+    class Timed(base):  # type: ignore[misc, valid-type]
+        def __init__(self, *a: Any, **kw: Any) -> None:
+            super().__init__(*a, **kw)
+            self.own: list[tuple[int, float, float, tuple[bool, int]]] = []
+            self.peer_applied: dict[int, float] = {}
+
+        def _choose(self, play: Any) -> Any:
+            if moves and self.bot is None and self.rng.random() < moves:
+                from engine.actions import Move
+                options = [a for a in self.engine.legal_actions(play.state_value) if isinstance(a, Move)]
+                if options:
+                    return self.rng.choice(options)
+            return super()._choose(play)
+
+        def on_event(self, event: Any) -> None:
+            now = time.perf_counter()
+            if event.kind == "applied":
+                index = event.data["index"] - 1
+                if event.data["mine"]:
+                    taken = self._taken.get(index)
+                    if taken is not None:
+                        self.own.append((index, taken, now, (bool(event.data.get("public_quiet")),
+                                                             int(event.data.get("questions", 0)))))
+                else:
+                    self.peer_applied[index] = now
+            super().on_event(event)
+
+    return Timed
 
 
 def _emit(**fields: Any) -> None:

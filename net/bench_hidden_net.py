@@ -120,7 +120,6 @@ def _game(pair: Any, seed: int, actions: int, psi: int) -> list[float]:
 
 async def _peer(args: argparse.Namespace) -> int:
     import engine.api as engine
-    from net.bench_hidden_play_psi import _Resigning
     from net.bot import BotDriver
     from net.identity import load_or_create
     from net.session import Host, NetConfig, play_as_guest
@@ -143,8 +142,8 @@ async def _peer(args: argparse.Namespace) -> int:
             await host.close()
         _emit(status=out.status, latencies=bot.latencies)
         return 0
-    bot = _Resigning(engine, seed=args.seed, colour="black", requests=[{**OPTIONS, "hidden_psi": args.psi}],
-                     resign_after=args.actions // 2)
+    bot = BotDriver(engine, seed=args.seed, colour="black", requests=[{**OPTIONS, "hidden_psi": args.psi}],
+                    resign_after=args.actions // 2)
     out = await play_as_guest(cfg, bot, args.peer_host, args.port, attempts=5, backoff=0.05)
     _emit(status=out.status, latencies=bot.latencies)
     return 0

@@ -37,18 +37,6 @@ OPTIONS = dict(detection_dominance="stealth", stealth_range_detection=True, stea
                submerged_detect_range=1, transport_ground_to_ground_only=False)
 
 
-class _Resigning(BotDriver):
-    def __init__(self, *a: Any, resign_after: int, **kw: Any) -> None:
-        super().__init__(*a, **kw)
-        self.resign_after = resign_after
-
-    def decide(self, match: Any) -> Any:
-        play = match.play
-        if play is not None and play.my_move() and self.actions >= self.resign_after and play.result is None:
-            return play.resign()
-        return super().decide(match)
-
-
 async def _yes(code: str, name: str) -> bool:
     return True
 
@@ -62,7 +50,7 @@ def _cfg(root: Path, name: str, sync: bool) -> NetConfig:
 async def _game(root: Path, seed: int, actions: int, on: int, sync: bool) -> tuple[list[float], dict[str, Any]]:
     opts = {**OPTIONS, "hidden_psi": on}
     host_bot = BotDriver(engine, seed=seed, colour="white")
-    guest_bot = _Resigning(engine, seed=seed + 1, colour="black", requests=[opts], resign_after=actions // 2)
+    guest_bot = BotDriver(engine, seed=seed + 1, colour="black", requests=[opts], resign_after=actions // 2)
     host = Host(_cfg(root, "host", sync), host_bot, "127.0.0.1", 0)
     port = await host.start()
     t0 = time.perf_counter()

@@ -32,8 +32,8 @@ from net.frames import pack, unpack_strict
 
 __all__ = ["SALT_LEN", "MAX_SLOTS", "MAX_VALUE", "DUMMY", "CommitmentError", "Context",
            "SaltSource", "RandomSalts", "SeededSalts", "LeafOpening", "TurnCommitment",
-           "commit_turn", "verify_leaf", "verify_turn", "path_length", "ActionOpening", "commit_action",
-           "verify_action"]
+           "commit_turn", "prepare_turn", "PreparedTurn", "verify_leaf", "verify_turn", "path_length",
+           "ActionOpening", "commit_action", "verify_action"]
 
 SALT_LEN = 32            # 256-bit salts (anchors-reliability §1.13: 32 bytes from secrets)
 MAX_SLOTS = 1024         # a side never has this many pieces; bounds the tree depth at 10
@@ -160,10 +160,28 @@ class TurnCommitment:
         return [self.open(s) for s in range(self.n_slots)]
 
 
+@dataclass(frozen=True)
+class PreparedTurn:
+    """What a root of ``ctx`` costs before its items are known: every slot's salt and the leaf
+    hash of ``DUMMY`` in it (``prepare_turn``; computed while waiting for the peer)."""
+
+    ctx: Context
+    n_slots: int
+    salts: tuple[bytes, ...]
+    dummy_leaves: tuple[bytes, ...]
+
+
+def prepare_turn(ctx: Context, n_slots: int, salts: SaltSource) -> PreparedTurn:
+    """The item-independent part of ``commit_turn(ctx, ..., n_slots, salts)``."""
+    salt_list = salts.salts(ctx, "leaf", n_slots)
+    return PreparedTurn(ctx, n_slots, tuple(salt_list), _leaves(ctx, [pack(DUMMY)] * n_slots, salt_list))
+
+
 def commit_turn(ctx: Context, items: Mapping[int, Any], n_slots: int,
-                salts: SaltSource) -> TurnCommitment:
+                salts: SaltSource, prepared: PreparedTurn | None = None) -> TurnCommitment:
     """Commit to ``items`` (slot -> msgpack-able value) in a tree of ``n_slots`` leaves; every
-    slot not in ``items`` holds ``DUMMY``. :raises CommitmentError: bad slot, count or size."""
+    slot not in ``items`` holds ``DUMMY``. ``prepared``: ``prepare_turn`` of the same context,
+    size and salts (the same root, sooner). :raises CommitmentError: bad slot, count or size."""
     if not (isinstance(n_slots, int) and 1 <= n_slots <= MAX_SLOTS):
         raise CommitmentError("format", f"n_slots {n_slots!r} outside 1..{MAX_SLOTS}")
     bad = [s for s in items if not (isinstance(s, int) and 0 <= s < n_slots)]
@@ -174,8 +192,17 @@ def commit_turn(ctx: Context, items: Mapping[int, Any], n_slots: int,
     values = [dummy] * n_slots
     for s, v in items.items():
         values[s] = _value_bytes(v, packer)
-    salt_list = salts.salts(ctx, "leaf", n_slots)
-    leaves = _leaves(ctx, values, salt_list)
+    if prepared is not None and prepared.ctx == ctx and prepared.n_slots == n_slots:
+        salt_list = list(prepared.salts)
+        leaf_list = list(prepared.dummy_leaves)
+        prefix, u32 = _LEAF + ctx.encode(), _U32.pack
+        for s in items:
+            v = values[s]
+            leaf_list[s] = hashlib.sha256(prefix + _INDEX[s] + salt_list[s] + u32(len(v)) + v).digest()
+        leaves = tuple(leaf_list)
+    else:
+        salt_list = salts.salts(ctx, "leaf", n_slots)
+        leaves = _leaves(ctx, values, salt_list)
     levels = _levels(leaves)
     root = _root(ctx, n_slots, levels[-1][0])
     return TurnCommitment(ctx, tuple(values), tuple(salt_list), levels, root)
@@ -214,9 +241,10 @@ def path_length(slot: int, n_slots: int) -> int:
     return length
 
 
-def verify_leaf(expected: Context, n_slots: int, root: bytes, op: LeafOpening) -> Any:
+def verify_leaf(expected: Context, n_slots: int, root: bytes, op: LeafOpening, decode: bool = True) -> Any:
     """Check that ``op`` opens ``root`` (committed by ``expected``'s side at its ply, over
-    ``n_slots`` slots) and return the committed item.
+    ``n_slots`` slots) and return the committed item (None with ``decode`` False: the caller
+    holds these very value bytes decoded already; the size is still checked).
 
     :raises CommitmentError: naming the check that failed and the slot, context and roots.
     """
@@ -232,7 +260,12 @@ def verify_leaf(expected: Context, n_slots: int, root: bytes, op: LeafOpening) -
     want = path_length(op.slot, n_slots)
     if len(op.path) != want or not all(isinstance(h, bytes) and len(h) == 32 for h in op.path):
         raise CommitmentError("path", f"{where}: path has {len(op.path)} siblings, needs {want} of 32 bytes")
-    item = _decode_value(op.value, where)
+    if decode:
+        item = _decode_value(op.value, where)
+    elif not (isinstance(op.value, bytes) and len(op.value) <= MAX_VALUE):
+        raise CommitmentError("format", f"{where}: value must be at most {MAX_VALUE} bytes")
+    else:
+        item = None
     h = hashlib.sha256(_LEAF + expected.encode() + _U32.pack(op.slot) + op.salt
                        + _U32.pack(len(op.value)) + op.value).digest()
     i, width, k = op.slot, n_slots, 0

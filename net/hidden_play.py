@@ -33,8 +33,9 @@ from typing import Any, Callable
 from engine.partial import Shown, Side, without_locks_on
 from engine.state import enemy, serialise
 from net import hidden_engine as he
-from net.commitments import CommitmentError, Context, SeededSalts, TurnCommitment, commit_action, commit_turn, \
-    verify_leaf
+from net import hidden_psi as hp
+from net.commitments import CommitmentError, Context, PreparedTurn, SeededSalts, TurnCommitment, commit_action, \
+    commit_turn, prepare_turn, verify_leaf
 from net.errors import ProtocolError
 from net.frames import pack, unpack_strict
 from net.hidden_audit import audit_peer
@@ -67,6 +68,16 @@ class Ev:
     question: Any = None            # resolver: the question last sent (its answer's kind)
     asked: int = 0                  # questions sent (resolver) / answered (owner)
     psi: Any = None                 # the PSI exchanges' state (net.hidden_play_psi.PsiEv)
+    quiet: bool = False             # a quiet public Move: no zone test (net.hidden_quiet, P-10)
+    keep_o: bool = False            # the owner's zone test keeps its last result (P-10)
+    keep_r: bool = False            # the resolver's zone test keeps its last result (P-10)
+    public_quiet: bool = False      # the same, whether or not the shortcut is on (``quiet_moves``)
+    implied: int = 0                # resolver: answers not asked, implied by an earlier one (P-11)
+
+    @property
+    def asked_n(self) -> int:
+        """Resolver: the number of the next question that travels (implied answers do not)."""
+        return len(self.answers) - self.implied
 
 
 class HiddenLockstep(PsiPlay, Lockstep):
@@ -91,7 +102,9 @@ class HiddenLockstep(PsiPlay, Lockstep):
         self._tc_key: Any = None
         self._tc_whole: bytes | None = None
         self._verified: tuple[Any, set[Any]] = (None, set())
+        self._decoded: dict[bytes, tuple[Any, Any]] = {}   # a leaf value's bytes -> (value, Opening)
         self._tc_phash = ""
+        self._prepared: PreparedTurn | None = None       # our next root's salts and dummy leaves
         self.peer_root: tuple[int, bytes] | None = None
         self._peer_may_change = True
         self.own_hidden: list[tuple[int, str]] = []      # our hidden actions (index, text), for the audit
@@ -179,7 +192,10 @@ class HiddenLockstep(PsiPlay, Lockstep):
             if handler is not None:
                 if self.result is not None or self.state is PlayState.FINISHED:
                     return [] if own else [Stop(f"{msg.TAG!r} after the game ended")]
-                return handler(self, msg, secrets)
+                out = handler(self, msg, secrets)
+                if own:
+                    self._prepare_root()
+                return out
         except (ProtocolError, ValueError) as exc:
             return self._evidence(str(exc), own, msg)
         return super().feed(own, msg, secrets)
@@ -190,6 +206,10 @@ class HiddenLockstep(PsiPlay, Lockstep):
         """Resolve ``cur`` with the answers so far: the next question, or (resolved) the event.
         ``preview``: only compute the message (``act``), change nothing."""
         res = he.resolve_step(self.side, cur.action, cur.answers)
+        while isinstance(res, he.Question) and self._implied(cur, res):
+            cur.answers.append(he.Answer((), ()))      # P-11: what the owner's last answer already says
+            cur.implied += 1
+            res = he.resolve_step(self.side, cur.action, cur.answers)
         first = cur.action is not None and not cur.answers   # our command's first message: sealed text
         sealed = seal(self.seed, self.game_id, self.ev, cur.index, cur.text) if first else None
         if isinstance(res, he.Question):
@@ -197,12 +217,13 @@ class HiddenLockstep(PsiPlay, Lockstep):
             via_psi = self._psi_question(cur, res, sealed)
             if via_psi is not None:
                 return via_psi
-            return HiddenQuery(self.ev, len(cur.answers), he.dump_question(res), sealed, *self._stamp())
+            return HiddenQuery(self.ev, cur.asked_n, he.dump_question(res), sealed, *self._stamp())
         side = copy.copy(self.side) if preview else self.side
         if preview:
             side.state = res.work
         else:
             cur.res = res
+            self._quiet(cur, res.before, cur.action, res.consequences, self.me)
             self.side.adopt(res.work)
             self.state_value = self.side.state
         c = res.consequences
@@ -215,6 +236,22 @@ class HiddenLockstep(PsiPlay, Lockstep):
         stamp = self._stamp(res.work)
         return HiddenEvent(self.ev, cur.index, text, commit, he.dump_consequences(c),
                            he.dump_detectors(self._psi_disclosed(side.detectors())), sealed, *stamp)
+
+    def _implied(self, cur: Ev, q: Any) -> bool:
+        """P-11 (docs/rulings.md): a plain ``open_on`` whose answer the owner's plain ``first``
+        answer just before it already gives: ``first`` said no absent piece of the owner stands on
+        any of its cells, ``open_on`` asks about some of those cells with the same pieces
+        excluded, and the owner's pieces do not change while we resolve. Its answer is empty, so
+        it is not asked: one round trip less for a visible piece's Move (HQ-1). Both the question
+        and the answer it follows are plain and signed, so the owner knows as much as we do."""
+        prev = cur.question
+        if (q.kind != "open_on" or prev is None or prev.kind != "first" or not cur.answers
+                or cur.answers[-1].value is not None or q.exclude != prev.exclude):
+            return False
+        if self.psi_on and (hp.goes_through_psi(prev, hp.use_psi(self.side, cur.action))
+                            or hp.goes_through_psi(q, hp.use_psi(self.side, cur.action))):
+            return False
+        return {tuple(c) for c in q.args[0]} <= {tuple(c) for c in prev.args[0]}
 
     def own_command_fits(self, msg: Message) -> bool:
         """Could ``msg`` be our next command now (a resume rebuilding our log from the peer's copy)?"""
@@ -257,8 +294,8 @@ class HiddenLockstep(PsiPlay, Lockstep):
 
     def _peer_answer(self, msg: HiddenAnswer, _s: Any) -> list[Output]:
         cur = self._expect("resolver", msg.ev)
-        if msg.n != len(cur.answers):
-            raise ProtocolError(f"answer {msg.n} of event {msg.ev}, expected {len(cur.answers)}")
+        if msg.n != cur.asked_n:
+            raise ProtocolError(f"answer {msg.n} of event {msg.ev}, expected {cur.asked_n}")
         self._peer_stamp(msg, change=False)
         if msg.phash != he.public_hash(self.side.state):
             raise ProtocolError("the answerer's public state differs from ours (public hash)")
@@ -282,11 +319,11 @@ class HiddenLockstep(PsiPlay, Lockstep):
         cur = self._expect("resolver", msg.ev)
         if cur.res is None:
             raise ProtocolError(f"ack of event {msg.ev} before our event")
+        self._psi_zone_tested(cur, "ack", "the owner's", cur.keep_o)
         self._peer_stamp(msg, change=True)
         if msg.phash != he.public_hash(self.side.state):
             raise ProtocolError("after our event the peer's public state differs from ours (public hash)")
-        shown_o = Shown(tuple(he.load_opening(v) for v in
-                              self._check_leaves(msg.shown, msg.rn, msg.root, self.them)))
+        shown_o = self._check_openings(msg.shown, msg.rn, msg.root, self.them)
         det_o = he.load_detectors(msg.det)
         res = cur.res
         gone = self.side.gone(res.before, res.work, msg.targets)
@@ -340,11 +377,22 @@ class HiddenLockstep(PsiPlay, Lockstep):
                 self.peer_hidden[msg.index] = msg.commit
                 self.stats["peer_hidden"] += 1
             cur.peer_text = msg.text or None
+            self._quiet(cur, self.side.state, self._peer_public_action(msg.text), c, self.them)
         self.side.receive(c)
         self.state_value = self.side.state
         if msg.phash != he.public_hash(self.side.state):
             raise ProtocolError("after the peer's event our public state differs from the peer's (public hash)")
         return self._psi_owner_show(cur, det_r) or self._owner_ack(cur, det_r)
+
+    def _peer_public_action(self, text: str) -> Any:
+        """The peer's public action (None: hidden, or text our engine does not read: then the
+        event is not quiet, and a peer that skipped its zone tests for it is refused)."""
+        if not text:
+            return None
+        try:
+            return self.engine.parse_action(text)
+        except Exception:   # noqa: BLE001 - any notation error: not a quiet Move
+            return None
 
     def _owner_ack(self, cur: Ev, det_r: Any) -> list[Output]:
         """Step 2 done: our pieces the resolver sees now (``det_r``: its zones, or what the PSI zone
@@ -358,10 +406,11 @@ class HiddenLockstep(PsiPlay, Lockstep):
 
     def _peer_shown(self, msg: HiddenShown, _s: Any) -> list[Output]:
         cur = self._expect("owner", msg.ev)
+        self._psi_zone_tested(cur, "shown", "the resolver's", cur.keep_r)
         self._peer_stamp(msg, change=False)
         if msg.phash != he.public_hash(self.side.state):
             raise ProtocolError("the resolver's public state differs from ours (public hash)")
-        shown_r = Shown(tuple(he.load_opening(v) for v in self._check_leaves(msg.shown, msg.rn, msg.root, self.them)))
+        shown_r = self._check_openings(msg.shown, msg.rn, msg.root, self.them)
         self.side.end_locks_on(frozenset(msg.gone))
         self.side.accept(shown_r)
         self.state_value = self.side.state
@@ -400,7 +449,9 @@ class HiddenLockstep(PsiPlay, Lockstep):
             self.history.append(text)
             self.turns.append(self.turn)
             out.append(Event("applied", {"index": self.index, "text": text, "mine": mine,
-                                         "hidden": not mine and cur.peer_text is None}))
+                                         "hidden": not mine and cur.peer_text is None, "quiet": cur.quiet,
+                                         "public_quiet": cur.public_quiet,
+                                         "questions": cur.asked_n if mine else cur.asked}))
         if s.result is not None:
             return out + self._game_over()
         if not cur.start and s.side_to_move != self._mover:
@@ -461,10 +512,19 @@ class HiddenLockstep(PsiPlay, Lockstep):
         mine = {sid: he.leaf_value(s, sid) for sid, p in s.pieces.items() if p.side == self.me}
         if mine != self._tc_key:
             self.rn += 1
-            self._tc = commit_turn(Context(self.game_id, self.me, self.rn), mine, self.n_slots, self.salts)
+            self._tc = commit_turn(Context(self.game_id, self.me, self.rn), mine, self.n_slots, self.salts,
+                                   self._prepared)
             self._tc_key = mine
         assert self._tc is not None
         return self.rn, self._tc.root, self._tc_phash
+
+    def _prepare_root(self) -> None:
+        """Compute our next root's salts and dummy leaves now: our own message was just sent
+        (``net.session`` feeds it to us after sending), so this overlaps the peer's work instead
+        of delaying our next event (issue 10 item 6). The root is the same either way."""
+        ctx = Context(self.game_id, self.me, self.rn + 1)
+        if self._prepared is None or self._prepared.ctx != ctx:
+            self._prepared = prepare_turn(ctx, self.n_slots, self.salts)
 
     def _leaves(self, shown: Shown) -> list[list[Any]]:
         assert self._tc is not None
@@ -489,6 +549,16 @@ class HiddenLockstep(PsiPlay, Lockstep):
     def _check_leaves(self, raw: list[list[Any]], rn: int, root: bytes, side: str) -> list[Any]:
         """Verify leaf openings of the peer's root ``rn``; their values (plain openings), or a
         CommitmentError naming the check that failed."""
+        return [v for v, _ in self._checked_openings(raw, rn, root, side)]
+
+    def _check_openings(self, raw: list[list[Any]], rn: int, root: bytes, side: str) -> Shown:
+        """As ``_check_leaves``, the pieces decoded: a ``Shown``."""
+        return Shown(tuple(op for _, op in self._checked_openings(raw, rn, root, side)))
+
+    def _checked_openings(self, raw: list[list[Any]], rn: int, root: bytes, side: str) -> list[tuple[Any, Any]]:
+        """(value, Opening) of each leaf opening, each verified once per root. A value's bytes
+        decode alike every time, so a piece the peer shows unchanged event after event is decoded
+        once (``_decoded``); its leaf is still checked against every new root (issue 10 item 6)."""
         ctx = Context(self.game_id, side, rn)
         out = []
         if self._verified[0] != (rn, root):     # openings already checked against this very root
@@ -497,14 +567,20 @@ class HiddenLockstep(PsiPlay, Lockstep):
         for r in raw:
             key = (r[0], r[1], r[2], tuple(r[3]))
             if key in seen:
-                out.append(unpack_strict(r[1]))
+                out.append(self._decoded[r[1]])
                 continue
-            value = verify_leaf(ctx, self.n_slots, root, unleaf(r, ctx, self.n_slots))
+            got = self._decoded.get(r[1]) if isinstance(r[1], bytes) else None
+            value = verify_leaf(ctx, self.n_slots, root, unleaf(r, ctx, self.n_slots), decode=got is None)
             seen.add(key)
-            op = he.load_opening(value)
+            if got is None:
+                got = (value, he.load_opening(value))
+                if len(self._decoded) > 4096:
+                    self._decoded.clear()
+                self._decoded[r[1]] = got
+            op = got[1]
             if op.piece.sid != r[0] or op.piece.side != side:
                 raise CommitmentError("value", f"slot {r[0]} opens piece {op.piece.sid} of side {op.piece.side}")
-            out.append(value)
+            out.append(got)
         return out
 
     # ---- endings and the audit ----
@@ -636,6 +712,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
         self.own_hidden, self.peer_hidden, self._mine_this_turn = list(hid), dict(phid), list(mine)
         self._own_turn_actions()
         self.ev += 1                # the undo counts as an event: every root after it is new
+        self.zone_found = None      # P-10: the next event runs its zone tests again (both sides)
         self._peer_may_change = True
         for k in [k for k in self.snapshots if k > self.index]:
             del self.snapshots[k]

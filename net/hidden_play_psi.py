@@ -34,6 +34,7 @@ from net import hidden_engine as he
 from net import hidden_psi as hp
 from net.errors import ProtocolError
 from net.hidden_messages import PsiQuery, PsiReply, PsiStep, PsiStepReply
+from net.hidden_quiet import kept_tests
 from net.hidden_wire import HiddenQuery
 from net.hidden_wire_psi import ZONE_N, HiddenPsi, psi_envelope, psi_messages
 from net.outputs import Output, Send
@@ -73,6 +74,9 @@ class PsiPlay:
     ``_after_own_event``."""
 
     psi_on: bool = True
+    #: P-10 on (as shipped); ``net.bench --compare`` turns it off in both peer processes to measure
+    #: the event without it in the same run (both sides must agree, like the protocol version)
+    quiet_moves: bool = True
     #: (asker, qid) -> (PsiContext, this side's cells) of every exchange this side took part in
     #: (instrumentation for the leak tests: what must never appear in clear in its messages)
     psi_cells: dict[tuple[str, int], tuple[Any, tuple[Any, ...]]]
@@ -89,8 +93,12 @@ class PsiPlay:
         self.zone_caps = hp.zone_caps(self.start)                      # type: ignore[attr-defined]
         self.zone_tags = hp.zones_in_play(self.start.options)          # type: ignore[attr-defined]
         self.psi_kinds: dict[str, int] = {}   # PSI questions asked by kind (first, lock...)
-        for k in ("psi_questions", "psi_follow_ups", "zone_tests", "psi_messages"):
+        for k in ("psi_questions", "psi_follow_ups", "zone_tests", "psi_messages", "quiet_events",
+                  "kept_zone_tests"):
             self.stats[k] = 0   # type: ignore[attr-defined]
+        #: our last zone test's result (the squares found, by zone): what a quiet Move keeps
+        #: (net.hidden_quiet, docs/rulings.md P-10); None before the first and after an undo
+        self.zone_found: tuple[frozenset[Any], frozenset[Any]] | None = None
 
     def _pe(self, cur: Any) -> PsiEv:
         if cur.psi is None:
@@ -125,10 +133,10 @@ class PsiPlay:
         return Zones(frozenset(), frozenset(), det.locked) if self.psi_on else det
 
     def _psi_question(self, cur: Any, q: Any, sealed: bytes | None) -> HiddenPsi | None:
-        """Resolver: question ``q`` (number ``len(cur.answers)``) through PSI, or None (plain)."""
+        """Resolver: question ``q`` (number ``cur.asked_n``) through PSI, or None (plain)."""
         if not self.psi_on or not hp.goes_through_psi(q, hp.use_psi(self.side, cur.action)):  # type: ignore[attr-defined]
             return None
-        n = len(cur.answers)
+        n = cur.asked_n
         if n >= ZONE_N:
             raise ProtocolError(f"an event asks more than {ZONE_N} questions")
         rn, root, phash = self._stamp()                                # type: ignore[attr-defined]
@@ -157,6 +165,33 @@ class PsiPlay:
         pe.follow_n = None
         return True
 
+    def _quiet(self, cur: Any, before: Any, action: Any, c: Any, actor_side: str) -> None:
+        """Decide (both sides alike, from public data: net.hidden_quiet) which of event ``cur``'s
+        two zone tests keep their last results instead of running (P-10): ``keep_o`` the
+        owner's, ``keep_r`` the resolver's; ``quiet`` both."""
+        ko, kr = (kept_tests(before, actor_side, action, c)
+                  if self.psi_on and self.zone_tags and self.zone_found is not None and action is not None
+                  else (False, False))
+        cur.public_quiet = ko and kr
+        cur.keep_o, cur.keep_r = ko and self.quiet_moves, kr and self.quiet_moves
+        cur.quiet = cur.keep_o and cur.keep_r
+        if cur.quiet:
+            self.stats["quiet_events"] += 1                            # type: ignore[attr-defined]
+        self.stats["kept_zone_tests"] += cur.keep_o + cur.keep_r       # type: ignore[attr-defined]
+
+    def _psi_zone_tested(self, cur: Any, tag: str, whose: str, kept: bool) -> None:
+        """An ``ack`` (``shown``) may come only after the owner's (resolver's) zone test of the
+        event, which we answered, unless that test keeps its result (P-10) or no zone is in play."""
+        if not self.psi_on or not self.zone_tags or kept:
+            return
+        if cur.psi is None or not cur.psi.zone_answered:
+            raise ProtocolError(f"{tag!r} before {whose} zone test of event {cur.index} (HQ-10), which this "
+                                "event needs (docs/rulings.md P-10)")
+
+    def _kept_zones(self, locked: frozenset[int]) -> Zones:
+        assert self.zone_found is not None
+        return Zones(self.zone_found[0], self.zone_found[1], locked)
+
     def _psi_owner_show(self, cur: Any, det_r: Zones) -> list[Output] | None:
         """Owner, after ``receive``: start our zone test (None: PSI off, ack at once)."""
         if not self.psi_on:
@@ -165,6 +200,9 @@ class PsiPlay:
             raise ProtocolError("HQ-10: with PSI the resolver's zones never travel in clear (its event names squares)")
         if not self.zone_tags:     # P-8: no hiding reason a zone can neutralise in this game
             return None
+        if cur.keep_o:   # P-10: the resolver's zones did not change, our last zone test still holds
+            self._pe(cur).acked = True
+            return self._owner_ack(cur, self._kept_zones(det_r.locked))  # type: ignore[attr-defined]
         pe = self._pe(cur)
         pe.locked = det_r.locked
         return [Send(self._zone_ask(pe))]
@@ -177,6 +215,8 @@ class PsiPlay:
             raise ProtocolError("HQ-10: with PSI the owner's zones never travel in clear (its ack names squares)")
         if not self.zone_tags:     # P-8: no hiding reason a zone can neutralise in this game
             return None
+        if cur.keep_r:   # P-10: our hiding squares did not move, our last zone test still holds
+            return self._resolver_shown(cur, shown_o, gone, self._kept_zones(det_o.locked))  # type: ignore[attr-defined]
         pe = self._pe(cur)
         pe.acked, pe.shown, pe.gone, pe.locked = True, shown_o, gone, det_o.locked
         return [Send(self._zone_ask(pe))]
@@ -224,6 +264,8 @@ class PsiPlay:
             if cur.res is None:
                 raise ProtocolError("a zone test before our event")
             if not pe.acked:      # the owner's zone test of our event: we answer from our zones
+                if cur.keep_o:
+                    raise ProtocolError("the owner's zone test of an event that keeps it (docs/rulings.md P-10)")
                 self._peer_stamp(msg, change=True)                     # type: ignore[attr-defined]
                 self._check_phash(msg)
                 return [Send(self._zone_answer(pe, inner))]
@@ -233,7 +275,7 @@ class PsiPlay:
             shown_o, gone = pe.shown, pe.gone
             return self._resolver_shown(cur, shown_o, gone, det)        # type: ignore[attr-defined]
         qa = pe.qa
-        if qa is None or msg.n != len(cur.answers) or len(inner) != 1 or not isinstance(inner[0], (PsiReply, PsiStepReply)):
+        if qa is None or msg.n != cur.asked_n or len(inner) != 1 or not isinstance(inner[0], (PsiReply, PsiStepReply)):
             raise ProtocolError(f"psi message for question {msg.n} of event {msg.ev} out of place")
         self._peer_stamp(msg, change=False)                            # type: ignore[attr-defined]
         self._check_phash(msg)
@@ -275,6 +317,8 @@ class PsiPlay:
                 det = self._zone_done(pe, inner)
                 pe.acked = True
                 return self._owner_ack(cur, det)                       # type: ignore[attr-defined]
+            if isinstance(first, PsiQuery) and pe.acked and cur.keep_r:
+                raise ProtocolError("the resolver's zone test of an event that keeps it (docs/rulings.md P-10)")
             if isinstance(first, PsiQuery) and pe.acked:   # the resolver's zone test after our ack
                 self._peer_stamp(msg, change=False)                    # type: ignore[attr-defined]
                 self._check_phash(msg)
@@ -328,4 +372,6 @@ class PsiPlay:
         if not za.done:
             raise ProtocolError("the zone test did not end with its reply")
         pe.za = None
-        return za.detectors(pe.locked)
+        det = za.detectors(pe.locked)
+        self.zone_found = (det.submerged, det.stealth)
+        return det

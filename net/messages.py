@@ -121,6 +121,14 @@ class Refuse(Message):
     reason: str
 
 
+@link("stopped", reason=_str(512))
+@dataclass(frozen=True)
+class Stopped(Message):
+    """Last message before closing when the sender stopped the game (a message the protocol
+    forbids, a lie caught, equivocation): it will not resume it. ``reason``: its diagnosis."""
+    reason: str
+
+
 LICENCE_REFUSAL_VERSION = 1
 
 

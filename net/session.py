@@ -41,7 +41,7 @@ from net.pairing import Pairing, PairState
 from net.peers import KnownPeer, PeerStore
 from net.saves import SaveError, entry_record, load_save, verify_transcript, write_packed_save, write_save
 from net.toss import fresh
-from net.transport import Link, OurLicenceRefused, PeerRefused, Timeouts, accept_tls, connect, listen
+from net.transport import Link, OurLicenceRefused, PeerRefused, PeerStopped, Timeouts, accept_tls, connect, listen
 from net.wal import Entry, Header, Wal, WalDamaged, WalError, read
 
 log = logging.getLogger("wec.net")
@@ -169,6 +169,8 @@ class GameConnection:
             outcome = await self._end("refused", str(exc), tell=False)
             outcome.licence = exc.code
             return outcome
+        except PeerStopped as exc:
+            return await self._peer_stopped(exc)
         except PeerRefused as exc:
             return await self._end("refused" if self.match is None else "disconnected", str(exc), tell=False)
         except ProtocolError as exc:
@@ -718,7 +720,21 @@ class GameConnection:
             await asyncio.to_thread(write_packed_save, path, self.header, snapshot, h)  # type: ignore[arg-type]
             self._saved_at = loop.time()
 
-    async def _finish(self) -> Outcome:
+    async def _peer_stopped(self, exc: PeerStopped) -> Outcome:
+        """The peer stopped the game (its ``stopped`` message; it caught a lie, a forbidden
+        message or equivocation, and will not resume): the game ends here too, stopped, its log
+        kept as ``<id>.stopped.wal`` with the peer's reason; nothing is left to wait for."""
+        match = self.match
+        if match is None or self.header is None:
+            return await self._end("refused", str(exc), tell=False)
+        if match.stopped is None:
+            match.stopped = str(exc)
+        log.warning("%s: stopped: %s", self.link.label, match.stopped)
+        return await self._finish(tell=False)
+
+    async def _finish(self, tell: bool = True) -> Outcome:
+        """The game is over: the log becomes ``<id>.finished.wal`` or ``<id>.stopped.wal``, the
+        link closes (telling the peer why we stopped, if ``tell``)."""
         match = self.match
         assert match is not None and self.header is not None
         status = "finished" if match.finished else "stopped"
@@ -741,7 +757,10 @@ class GameConnection:
         ending = play.result if play is not None else None
         if ending is not None:   # resignation, agreed draw or a claim (RUL-53, issue 10 item 1)
             out = ending["outcome"]
-        await self._drain_and_close(None if match.finished else match.stopped)
+        if tell:
+            await self._drain_and_close(None if match.finished else match.stopped)
+        else:
+            await self.link.close()
         return Outcome(status, match.stopped or (ending["detail"] if ending else ""), out, h, match.game_id,
                        final, match)
 
@@ -768,13 +787,13 @@ class GameConnection:
                         pass
             except Exception:
                 pass
-        await self.link.close(reason)
+        await self.link.close(reason, stopped=True)   # a reason: we stopped the game
 
     async def _end(self, status: str, reason: str, tell: bool = True) -> Outcome:
         log.warning("%s: %s: %s", self.link.label, status, reason)
         if status == "disconnected":
             self.driver.on_event(Event("link-lost", {"reason": reason}))
-        await self.link.close(reason if tell else None)
+        await self.link.close(reason if tell else None, stopped=status == "stopped")
         return Outcome(status, reason, match=self.match)
 
     def _evidence(self, exc: EquivocationError) -> None:

@@ -18,8 +18,8 @@ from typing import Awaitable, Callable
 from net.certs import check_session
 from net.errors import PeerTimeout, ProtocolError
 from net.frames import encode_frame, read_frame
-from net.messages import (LICENCE_REFUSAL_VERSION, LicenceRefused, Message, Ping, Pong, Refuse, decode_link,
-                          encode_link)
+from net.messages import (LICENCE_REFUSAL_VERSION, LicenceRefused, Message, Ping, Pong, Refuse, Stopped,
+                          decode_link, encode_link)
 
 log = logging.getLogger("wec.net")
 
@@ -44,6 +44,15 @@ class Timeouts:
 
 class PeerRefused(ProtocolError):
     """The peer closed the link with a reason (a ``refuse`` message)."""
+
+
+class PeerStopped(PeerRefused):
+    """The peer stopped the game and closed the link (a ``stopped`` message): it will not resume
+    it. ``reason``: the peer's diagnosis."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"the other side stopped the game: {reason}")
+        self.reason = reason
 
 
 class OurLicenceRefused(PeerRefused):
@@ -98,6 +107,8 @@ class Link:
                 await self.send(Pong(msg.n))
             elif isinstance(msg, Refuse):
                 raise PeerRefused(f"peer refused: {msg.reason}")
+            elif isinstance(msg, Stopped):
+                raise PeerStopped(msg.reason)
             elif isinstance(msg, LicenceRefused):
                 raise OurLicenceRefused(msg.code, msg.detail)
             elif not isinstance(msg, Pong):
@@ -121,8 +132,9 @@ class Link:
             self.stalled = True
             raise PeerTimeout(f"peer did not read our frame within {self.timeouts.frame:g} s") from None
 
-    async def close(self, reason: str | None = None) -> None:
-        """Close (after telling the peer ``reason``); safe to call twice.
+    async def close(self, reason: str | None = None, stopped: bool = False) -> None:
+        """Close (after telling the peer ``reason``: a ``stopped`` message if we ``stopped`` the
+        game, else a ``refuse``); safe to call twice.
 
         A link whose peer stopped reading (``stalled``) is aborted at once: no goodbye, no TLS
         close_notify, no unsent data to flush, so its socket does not linger."""
@@ -136,7 +148,7 @@ class Link:
         if reason:
             log.info("%s: closing: %s", self.label, reason)
             try:
-                await self.send(Refuse(reason[:512]))
+                await self.send(Stopped(reason[:512]) if stopped else Refuse(reason[:512]))
             except asyncio.CancelledError:
                 self.abort()
                 raise

@@ -45,19 +45,9 @@ def run(coro: Any, timeout: float = 60.0) -> Any:
 
 class QuickBot(BotDriver):
     """``net.bot.BotDriver`` that first asks for ``NO_PSI`` through the setup's rule-change requests
-    (the peer approves it as any request); ``psi=True`` leaves PSI on (the default). With
-    ``resign_after`` it resigns on its move once it has taken that many actions (RUL-53): a test
-    game whose length is not the point still ends, and is audited."""
+    (the peer approves it as any request); ``psi=True`` leaves PSI on (the default)."""
 
-    def __init__(self, *args: Any, psi: bool = False, resign_after: int | None = None, **kw: Any) -> None:
+    def __init__(self, *args: Any, psi: bool = False, **kw: Any) -> None:
         super().__init__(*args, **kw)
-        self.resign_after = resign_after
         if not psi:
             self.requests.insert(0, dict(NO_PSI))
-
-    def decide(self, match: Any) -> Any:
-        play = match.play
-        if (self.resign_after is not None and play is not None and play.my_move()
-                and self.actions >= self.resign_after and play.result is None):
-            return play.resign()
-        return super().decide(match)

@@ -164,25 +164,10 @@ def test_an_audit_with_a_changed_hidden_action_names_the_commitment() -> None:
 
 # ---- real TLS games ---------------------------------------------------------------------------
 
-class ResigningBot(QuickBot):
-    """The random bot, which resigns on its move after ``resign_after`` actions of its own (a
-    short game that still ends, and so is audited, HN-4)."""
-
-    def __init__(self, *args: Any, resign_after: int = 10**9, **kw: Any) -> None:
-        super().__init__(*args, **kw)
-        self.resign_after = resign_after
-
-    def decide(self, match: Any) -> Any:
-        play = match.play
-        if play is not None and play.my_move() and self.actions >= self.resign_after and play.result is None:
-            return play.resign()
-        return super().decide(match)
-
-
 def _bots(opts: dict[str, Any], resign_after: int = 60, psi: bool = False) -> tuple[QuickBot, QuickBot]:
     """Host and guest bots of a TLS game under ``opts``, both asking for ``NO_PSI`` unless ``psi``."""
     return (QuickBot(engine, seed=11, colour="white", psi=psi),
-            ResigningBot(engine, seed=12, colour="black", requests=[opts], resign_after=resign_after, psi=psi))
+            QuickBot(engine, seed=12, colour="black", requests=[opts], resign_after=resign_after, psi=psi))
 
 
 async def _tls_game(tmp: Path, host_bot: QuickBot, guest_bot: QuickBot, kill_after: int | None = None,

@@ -92,12 +92,12 @@ CAUGHT: dict[str, Callable[..., None]] = {
     "illegal-range": illegal_move_caught, "illegal-blocked": illegal_move_caught, "refuser": refuser_caught}
 
 
-def _lied(tmp: Path, name: str, **kw: Any) -> tuple[Game, dict[str, Any]]:
-    """The first of a few seeded games in which the liar found its chance to lie."""
+def _lied(tmp: Path, name: str, role: str = "guest", **kw: Any) -> tuple[Game, dict[str, Any]]:
+    """The first of a few seeded games in which the liar (playing ``role``) found its chance to lie."""
     for seed in range(8):
         game = play_game(tmp / f"{name}-{seed}", "deep", seed, "skirmish", actions=80,
-                         machine={"guest": LIARS[name]}, **kw)
-        liar = game.bots["guest"].liar
+                         machine={role: LIARS[name]}, **kw)
+        liar = game.bots[role].liar
         assert liar is not None and type(liar) is LIARS[name]
         if liar.lie is not None:
             return game, liar.lie
@@ -113,3 +113,24 @@ def test_a_lying_peer_is_caught_with_the_turn_and_signed_message_over_127_0_0_1(
     host, guest = game.outs["host"], game.outs["guest"]
     assert host.transcript is not None, (host.status, host.reason)
     CAUGHT[name](host.status, host.reason, lie, host.transcript, guest.transcript)
+
+
+@pytest.mark.slow
+def test_a_lying_host_caught_in_play_ends_its_session_stopped_with_the_evidence(tmp_path: Path) -> None:
+    """Issue 8 item 3 (an answer opening another piece is refused at once): here the host lies and
+    the honest guest catches it and stops the game, telling the host why (a ``stopped`` message,
+    docs/protocol.md). The host's session ends there too: stopped, no result, its log kept as
+    ``<id>.stopped.wal`` holding its signed lie, the guest's diagnosis as its reason. It does not
+    wait for a resume: with ``abandon_after`` 1 s, a host that did would claim the game as
+    abandoned (issue 10 item 1) and end "finished", the liar winning."""
+    game, lie = _lied(tmp_path, "other-piece", role="host", audit_seconds=2, abandon_after=1.0)
+    host, guest = game.outs["host"], game.outs["guest"]
+    assert guest.transcript is not None, (guest.status, guest.reason)
+    other_piece_caught(guest.status, guest.reason, lie, guest.transcript, None)   # the guest names the lie
+    assert host.status == "stopped", (host.status, host.reason)
+    assert host.reason == f"the other side stopped the game: {guest.reason[:512]}"
+    assert host.outcome is None
+    assert host.transcript is not None and host.transcript.name.endswith(".stopped.wal"), host.transcript
+    assert list(host.transcript.parent.glob("active-*.wal")) == []     # nothing is left to resume
+    seq = int(re.search(r"message seq (\d+)\)", guest.reason).group(1))   # type: ignore[union-attr]
+    assert own_messages(host.transcript)[seq] == peer_messages(guest.transcript)[seq]   # its signed lie

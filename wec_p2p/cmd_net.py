@@ -266,9 +266,9 @@ async def _ask(code: str, name: str) -> bool:
 class _PrintingBot(BotDriver):
     """The bot, printing the setup, the end of the game and (``show_turns``) every agreed turn."""
 
-    def __init__(self, *args: Any, show_turns: bool = False, resign_after: int | None = None, **kw: Any) -> None:
+    def __init__(self, *args: Any, show_turns: bool = False, **kw: Any) -> None:
         super().__init__(*args, **kw)
-        self.show_turns, self.resign_after = show_turns, resign_after
+        self.show_turns = show_turns
         self.match: Match | None = None
         self._last_mover: str | None = None
         self._turn_actions: list[str] = []
@@ -277,10 +277,8 @@ class _PrintingBot(BotDriver):
     def decide(self, match: Match) -> Send | None:
         self.match = match
         play = match.play
-        if (play is not None and self.resign_after is not None and self.actions >= self.resign_after
-                and play.my_move()):
+        if self.resigns_now(play):
             print(f"bot: resigning after {self.actions} actions (--bot-resign-after)", flush=True)
-            return play.resign()
         send = super().decide(match)
         if (send is None and play is not None and play.my_move() and self.max_actions is not None
                 and self.actions >= self.max_actions and not self._stalled):

@@ -1,0 +1,123 @@
+"""The critical-path shortcuts of hidden play (issue 10 item 6; docs/rulings.md P-10, P-11):
+asserted on the signed messages two real machines exchange (net.hidden_pair: the transcript both
+sides hold), never on time, from hand-laid positions; each state checked against the
+omniscient engine.
+
+White's King j10 and Black's King j1 are visible (no hiding reason); Black's Queen a1 and its
+Destroyer d1 (a Torpedo Launcher holder, RUL-18) are visible; White's Sub d5 stands submerged,
+hidden from Black until a Torpedo Launcher zone (range 3, 02/D15) reaches it.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import engine.api as engine
+from engine.partial import enemy_hidden_held, known_diff
+from net.hidden_pair import HiddenPair
+from net.hidden_play import HiddenLockstep
+from net.hidden_wire import HiddenQuery
+from net.hidden_wire_psi import ZONE_N, HiddenPsi
+from test_net_hidden_psi import _positioned, engine_question_kind
+
+POSITION = ("piece W K j10 G\npiece B K j1 G\npiece B DS d1 G moved\npiece W SU d5 S moved\n"
+            "piece B Q a1 G moved\n")
+OPENING = ["MV:Q(1,1)->(4,8)", "END"]        # Black's first turn: zone tests run, their results kept
+
+
+def _tags(wire: list[tuple[str, Any]]) -> list[str]:
+    return [f"{c[0]}:{m.TAG}" + (f"/{'zone' if m.n == ZONE_N else m.n}" if isinstance(m, HiddenPsi) else "")
+            for c, m in wire]
+
+
+def _play(texts: list[str], white: type = HiddenLockstep) -> tuple[HiddenPair, Any, list[list[str]]]:
+    """The pair after ``texts`` from POSITION, the omniscient state, each action's messages."""
+    eng = _positioned(POSITION)
+    options = engine.Options()
+    pair = HiddenPair(eng, options, machines={
+        "white": white(eng, options, "white", b"g" * 32, seed=b"w" * 32),
+        "black": HiddenLockstep(eng, options, "black", b"g" * 32, seed=b"b" * 32)})
+    omni = eng.new_game(options)
+    per: list[list[str]] = []
+    for text in texts:
+        w0 = len(pair.wire)
+        pair.act(text)
+        if pair.stops:
+            per.append(_tags(pair.wire[w0:]))
+            break
+        omni = engine.apply_action(omni, engine.parse_action(text))
+        per.append(_tags(pair.wire[w0:]))
+    return pair, omni, per
+
+
+def _agrees(pair: HiddenPair, omni: Any) -> None:
+    for m in pair.machines.values():
+        assert known_diff(m.state_value, omni, m.me) == ""
+        assert enemy_hidden_held(m.state_value, omni, m.me) == []
+
+
+def test_a_quiet_public_move_runs_no_zone_test_and_asks_one_question_p_10() -> None:
+    """P-10, P-11, HQ-1, HQ-10: White's visible King (no hiding reason, no detector) steps to j9
+    touching nothing of Black's: the event's two zone tests are not run (both sides keep their
+    last results and decide so alike), and the plain path question ``first`` answered "nothing
+    there" is not followed by ``open_on``: one question, then event, ack, shown. Both sides' views
+    are the omniscient engine's."""
+    pair, omni, per = _play(OPENING + ["MV:K(10,10)->(9,10)"])
+    assert pair.stops == []
+    assert per[-1] == ["w:hidden-query", "b:hidden-answer", "w:event", "b:ack", "w:shown"]
+    queries = [m for c, m in pair.wire[-5:] if isinstance(m, HiddenQuery)]
+    assert [engine_question_kind(q.question) for q in queries] == ["first"]
+    white, black = pair.machines["white"], pair.machines["black"]
+    assert white.stats["quiet_events"] == black.stats["quiet_events"] == 1
+    applied = [e for e in pair.events["white"] if e.kind == "applied"][-1]
+    assert applied.data["quiet"] and applied.data["questions"] == 1
+    _agrees(pair, omni)
+
+
+def test_a_detectors_move_still_runs_the_owners_zone_test_rul_18() -> None:
+    """RUL-18, P-10: Black's visible Destroyer (a Torpedo Launcher holder, no hiding reason) steps
+    from d1 to d2, bringing White's submerged Sub on d5 into its zone. Black's zones change, so
+    White's zone test runs (its query, Black's reply, then the ack); Black's hiding squares and
+    White's zones do not, so Black's own test keeps its result (``shown`` follows the ack at once).
+    Black sees the Sub afterwards, as the omniscient engine says; with White's test skipped it
+    would not."""
+    pair, omni, per = _play(OPENING + ["MV:K(10,10)->(9,10)", "END", "MV:DS(1,4)->(2,4)"])
+    assert pair.stops == []
+    assert per[-1][-5:] == ["b:event", "w:psi/zone", "b:psi/zone", "w:ack", "b:shown"]
+    white, black = pair.machines["white"], pair.machines["black"]
+    assert white.stats["kept_zone_tests"] == black.stats["kept_zone_tests"] == 3   # K move 2, DS move 1
+    sub = next(s for s, p in omni.pieces.items() if p.kind == "SU")
+    assert sub in black.state_value.pieces
+    _agrees(pair, omni)
+
+
+def test_a_move_whose_path_holds_a_hidden_piece_still_asks_open_on_hq_1() -> None:
+    """HQ-1, P-11: when ``first`` finds a hidden piece, the pieces there are asked (``open_on``):
+    the shortcut applies only to a ``first`` answered "nothing there". The visible Queen of
+    tests/test_net_psi_skip.py moves through the square of White's stealthy Rocket Pawn."""
+    from test_net_psi_skip import _black_questions, _play as skip_play
+    _pair, wire = skip_play(hidden_mover=False)
+    plain, psi = _black_questions(wire)
+    assert plain[:2] == ["first", "open_on"] and psi == []
+
+
+class _AcksWithoutItsZoneTest(HiddenLockstep):
+    """An owner that keeps its last zone-test result for every public Move (acks at once): it
+    would keep pieces the resolver's new zones reach hidden."""
+
+    def _psi_owner_show(self, cur: Any, det_r: Any) -> Any:
+        if cur.peer_text and self.zone_found is not None:
+            self._pe(cur).acked = True
+            return self._owner_ack(cur, self._kept_zones(det_r.locked))
+        return super()._psi_owner_show(cur, det_r)
+
+
+def test_an_owner_that_skips_its_zone_test_where_p_10_does_not_allow_is_refused() -> None:
+    """HQ-10, P-10: Black's Destroyer move changes Black's zones; a White machine that acks it
+    without its zone test is refused by Black at that ``ack``, with evidence naming it."""
+    pair, _omni, per = _play(OPENING + ["MV:K(10,10)->(9,10)", "END", "MV:DS(1,4)->(2,4)"],
+                             white=_AcksWithoutItsZoneTest)
+    assert per[-1][-1] == "w:ack"
+    assert pair.stops and pair.stops[0][0] == "black"
+    assert "'ack' before the owner's zone test" in pair.stops[0][1]
+    evidence = [e for e in pair.events["black"] if e.kind == "hidden-evidence"]
+    assert evidence and evidence[0].data["tag"] == "ack"
