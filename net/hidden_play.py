@@ -180,6 +180,12 @@ class HiddenLockstep(PsiPlay, Lockstep):
                                                  (isinstance(msg, Claim) and msg.kind == "audit")):
             return []   # crossed the end of the audit (e.g. openings that came after an audit claim)
         self.transcript.append((own, -1 if own else self.peer_seen - 1, msg))
+        if self.own_fault is not None:
+            return super().feed(own, msg, secrets)   # only the peer's breach claim follows (N-6)
+        if isinstance(msg, _OMNISCIENT) and self.result is None and not self.ended:
+            # N-6: forbidden by the tag alone, which any reader of the signed transcript sees
+            return self._fault(f"{msg.TAG!r} belongs to omniscient lockstep, which network games do not "
+                               "play (docs/rulings.md HN-1): actions travel as hidden-play events", own, msg)
         try:
             if isinstance(msg, AuditOpen):
                 return self._audit_open(own, msg)
@@ -588,7 +594,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
     def _end(self, outcome: str, ending: str, detail: str, own: bool, force: bool = False) -> list[Output]:
         out = super()._end(outcome, ending, detail, own, force)
         self.cur = None
-        if ending in ("abandoned", "audit", "crossed-claims") or "us" in self.opens:
+        if ending in ("abandoned", "audit", "crossed-claims", "breach") or "us" in self.opens:
             return out
         # resignation, draw, time or refused actions: the game is over, the audit still runs
         self.state, self.ended = PlayState.AWAIT_RESULT, True

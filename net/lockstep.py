@@ -54,6 +54,8 @@ class Lockstep:
         self.refused = {"us": 0, "peer": 0}   # refused actions in the current turn, by whose action
         self.peer_actions = 0     # the peer's action messages fed (accepted or refused): resets its clock
         self.peer_seen = 0        # the peer's game messages fed in all (set by Match)
+        self.own_seen = 0         # ours (set by Match)
+        self.own_fault: tuple[int, str] | None = None   # (seq, reason): a message of ours the rules forbid (N-6)
         self.state_value = engine.new_game(options)
         self.state = PlayState.PLAYING
         self.history: list[str] = []          # applied actions, notation
@@ -74,7 +76,7 @@ class Lockstep:
 
     def my_move(self) -> bool:
         """True if we may act now."""
-        return (self.state is PlayState.PLAYING and self.undo_asked is None
+        return (self.state is PlayState.PLAYING and self.undo_asked is None and self.own_fault is None
                 and self.engine.side_to_move(self.state_value) == self.colour
                 and self.engine.outcome(self.state_value) is None)
 
@@ -162,13 +164,29 @@ class Lockstep:
             return self._after_result(own, msg)
         if self.state in (PlayState.BROKEN, PlayState.FINISHED) and not isinstance(msg, (EndTurn, DesyncReport)):
             return [] if own else [Stop(f"{msg.TAG!r} after the game ended")]
+        if self.own_fault is not None:
+            # we sent a message the rules forbid (N-6): only the peer's breach claim follows
+            return self._claim(False, msg) if not own and isinstance(msg, Claim) and msg.kind == "breach" else []
         handler = _TRANSITIONS.get((own, type(msg)))
         if handler is None:
-            return [] if own else self._break(f"unexpected {msg.TAG!r} during play")
+            return self._fault(f"unexpected {msg.TAG!r} during play", own, msg)
         try:
             return handler(self, msg)
         except ProtocolError as exc:
-            return self._break(str(exc))
+            return self._fault(str(exc), own, msg)
+
+    def _fault(self, reason: str, own: bool, msg: Message) -> list[Output]:
+        """A signed message the play rules forbid, found by a check on the public record alone (the
+        turn, the action count, the standing offer or undo request, the agreed options), which the
+        other side and a third party repeat from the signed transcript (docs/rulings.md N-6): the
+        peer's loses it the game (our signed ``claim{breach}`` names the message); ours is kept
+        (``own_fault``) so that we accept that claim, and we act no more."""
+        if own:
+            self.own_fault = (self.own_seen - 1, reason)
+            return [Event("own-fault", {"seq": self.own_seen - 1, "reason": reason})]
+        seq = self.peer_seen - 1
+        detail = f"{reason[:180]} ({msg.TAG!r}), proven by signed message #{seq}"
+        return [Send(Claim("breach", self.turn, self.index, self.peer_seen, detail[:256]))]
 
     def _own_action(self, msg: Action) -> list[Output]:
         cached = self._validated
@@ -298,19 +316,21 @@ class Lockstep:
 
     def _resign(self, own: bool, msg: Resign) -> list[Output]:
         mover = self.colour if own else _other(self.colour)
-        if not own:
+        if own:
+            self._check_own_turn(msg.turn, "resignation")
+        else:
             self._check_own_turn_of_peer(msg.turn, "resignation")
-            if msg.index != self.index:
-                raise ProtocolError(f"resignation with {msg.index} actions applied, we have {self.index}")
+        if msg.index != self.index:
+            raise ProtocolError(f"resignation with {msg.index} actions applied, we have {self.index}")
         return self._end(_other(mover), "resignation", f"{mover} resigned (RUL-53)", own)
 
     def _draw_offer(self, own: bool, msg: DrawOffer) -> list[Output]:
+        (self._check_own_turn if own else self._check_own_turn_of_peer)(msg.turn, "draw offer")
+        if self.draw_offer is not None:
+            raise ProtocolError("a draw offer while another one stands")
         if own:
             self.draw_offer = ("us", msg.turn)
             return []
-        self._check_own_turn_of_peer(msg.turn, "draw offer")
-        if self.draw_offer is not None:
-            raise ProtocolError("a draw offer while another one stands")
         self.draw_offer = ("peer", msg.turn)
         return [Event("draw-offer", {"turn": msg.turn})]
 
@@ -331,7 +351,17 @@ class Lockstep:
     def _claim(self, own: bool, msg: Claim) -> list[Output]:
         claimant = self.colour if own else _other(self.colour)
         loser = _other(claimant)
-        if not own:
+        if msg.kind == "breach":
+            if not own and (self.own_fault is None or self.own_fault[0] != msg.seen - 1):
+                # N-6: our record shows no forbidden message there; a stop, not a counter-claim
+                return self._break(f"unfounded breach claim: our message #{msg.seen - 1} breaks no rule by our "
+                                   f"record ({msg.detail})")
+            return self._end(claimant, "breach", f"{loser} lost by breach: {msg.detail}", own)
+        if own:
+            problem = self._unfounded_own(msg)
+            if problem is not None:
+                raise ProtocolError(f"unfounded {msg.kind} claim: {problem}")
+        else:
             problem = self._unfounded(msg)
             if problem is not None:
                 raise ProtocolError(f"unfounded {msg.kind} claim: {problem}")
@@ -353,6 +383,19 @@ class Lockstep:
                 return "it was not our move"
         return None   # abandonment: we were away; the claimant's signature is the record
 
+    def _unfounded_own(self, msg: Claim) -> str | None:
+        """``_unfounded`` seen from the claimant: why the peer will refuse our claim (None if it holds)."""
+        if msg.kind == "refused-actions":
+            if self.refused["peer"] <= MAX_REFUSED_ACTIONS or msg.turn != self.turn:
+                return (f"the peer has {self.refused['peer']} refused actions in turn {self.turn} "
+                        f"(the limit is {MAX_REFUSED_ACTIONS})")
+        elif msg.kind == "time":
+            if not self.move_time_limit:
+                return "no move time limit was agreed"
+            if self.engine.side_to_move(self.state_value) == self.colour:
+                return "it was not our move"
+        return None
+
     def _after_result(self, own: bool, msg: Message) -> list[Output]:
         """A message after an ending without capture: it crossed the end, so it changes nothing;
         except a claim of the peer crossing our own (both claimed while cut off from each other):
@@ -363,6 +406,12 @@ class Lockstep:
             return self._end("draw", "crossed-claims", "both sides claimed the game while cut off from "
                                                         "each other; drawn (docs/rulings.md)", False, force=True)
         return []
+
+    def _check_own_turn(self, turn: int, what: str) -> None:
+        """``_check_own_turn_of_peer`` for our own message: the check the peer makes of it."""
+        if (self.state is not PlayState.PLAYING or turn != self.turn
+                or self.engine.side_to_move(self.state_value) != self.colour):
+            raise ProtocolError(f"{what} outside the sender's own turn (RUL-53)")
 
     def _check_own_turn_of_peer(self, turn: int, what: str) -> None:
         if (self.state is not PlayState.PLAYING or turn != self.turn

@@ -26,6 +26,7 @@ class Match:
         self.game_id: bytes | None = None
         self.stopped: str | None = None
         self.peer_fed = 0   # the peer's game messages fed (a claim names how many it rests on)
+        self.own_fed = 0    # ours (our message #k, its chain seq k, is the (k+1)-th fed)
 
     @property
     def colour(self) -> str | None:
@@ -48,6 +49,10 @@ class Match:
             self.peer_fed += 1
             if self.play is not None:
                 self.play.peer_seen = self.peer_fed
+        else:
+            self.own_fed += 1
+            if self.play is not None:
+                self.play.own_seen = self.own_fed
         if self.setup.state is SetupState.OPEN or self.play is None:
             outs = self.setup.feed(own, msg, secrets)
         else:
@@ -66,7 +71,7 @@ class Match:
                 self.play = HiddenLockstep(self.engine, out.data["options"], out.data["colours"][self.role],
                                            self.game_id, move_time_limit=net_options.get("move_time_limit", 0),
                                            seed=seed, psi=bool(net_options.get("hidden_psi", 1)), **kw)
-                self.play.peer_seen = self.peer_fed
+                self.play.peer_seen, self.play.own_seen = self.peer_fed, self.own_fed
             elif isinstance(out, Stop) and self.stopped is None:
                 self.stopped = out.reason
         return outs

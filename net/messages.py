@@ -308,7 +308,7 @@ class DesyncReport(Message):
 
 # ---- endings (issue 10 item 1, RUL-53) ------------------------------------------------------
 
-CLAIM_KINDS = ("abandoned", "time", "refused-actions", "audit")
+CLAIM_KINDS = ("abandoned", "time", "refused-actions", "audit", "breach")
 
 
 @game("resign", turn=_int(), index=_int())

@@ -274,34 +274,61 @@ def test_move_time_limit_is_off_by_default_and_checked_when_requested(tmp_path: 
     assert host_out.match.play.move_time_limit == 0 and host_out.match.play.peer_clock() is None
 
 
-async def _old_action(tmp: Path) -> tuple[Any, list[Any]]:
+async def _breach(tmp: Path, lie: Any) -> tuple[Any, Any, int, list[Any]]:
+    """The evil guest (black, to move) signs and sends ``lie(evil)`` as its first play message, fed
+    to its own (honest) machine too, then reads what the host sends until its machine has a result.
+    (host outcome, the guest's play result, the lie's seq, the messages the guest read after it)."""
     hc = make_cfg(tmp, "host", engine)
     host = Host(hc, QuickBot(engine, seed=1, colour="white"), "127.0.0.1", 0)
     port = await host.start()
     evil = Evil(tmp, hc)
+    read_after: list[Any] = []
     try:
         await evil.connect(port, hc.timeouts)
         await evil.hello()
         await evil.setup_as_black()      # black moves first
         assert evil.match.play is not None and evil.match.play.my_move()
-        await evil.send(Action(0, "Zz99-Q0"), feed=False)
+        seq = len(evil.sent)             # the lie's seq: the guest signed len(sent) messages before it
+        await evil.send(lie(evil))
+        try:
+            while evil.match.play.result is None:
+                read_after.append(await evil.pump())
+        except Exception:   # the host closed the link
+            pass
         host_out = await host.wait(30)
     finally:
         if evil.link is not None:
             await evil.link.close()
         await host.close()
-    return host_out
+    return host_out, evil.match.play.result, seq, read_after
 
 
-def test_an_action_in_clear_stops_a_hidden_game(tmp_path: Path) -> None:
-    """HN-1 (docs/rulings.md): network games run hidden play, where the acting side's own engine
-    refuses an illegal action before anything is sent (so issue 10's refused-action limit has
-    nothing to count over the network); an omniscient-lockstep ``action`` from the peer stops the
-    game with the reason, and the signed message stays in the host's transcript as evidence."""
-    host_out = run(_old_action(tmp_path))
-    assert host_out.status == "stopped" and "HN-1" in host_out.reason and "'action'" in host_out.reason
+def _assert_breach(host_out: Any, guest_result: Any, seq: int, read_after: list[Any], reason: str) -> None:
+    """N-6: the host (white) records the win, its signed claim names the guest's message #seq, and
+    the guest's machine records the same result from that claim."""
+    assert host_out.status == "finished" and host_out.outcome == "white"
+    assert host_out.reason.startswith("black lost by breach: ") and reason in host_out.reason
+    assert host_out.reason.endswith(f"proven by signed message #{seq}")
+    msgs = _messages(host_out.transcript)
+    claims = [m for d, m in msgs if d == "out" and isinstance(m, Claim)]
+    assert len(claims) == 1 and claims[0].kind == "breach" and claims[0].seen == seq + 1
+    assert len([m for d, m in msgs if d == "in"]) == seq + 1      # the signed lie is the last one read
+    assert claims[0] in read_after
+    assert guest_result is not None and (guest_result["outcome"], guest_result["ending"]) == ("white", "breach")
+    assert guest_result["detail"] == host_out.reason
+
+
+def test_an_action_in_clear_loses_a_hidden_game_by_breach(tmp_path: Path) -> None:
+    """HN-1 / N-6 (docs/rulings.md): network games run hidden play, where the acting side's own
+    engine refuses an illegal action before anything is sent; an omniscient-lockstep ``action``
+    is forbidden by its tag alone, so the signed message proves the breach: the sender loses,
+    both sides record it, and the signed message stays in the host's transcript."""
+    host_out, guest_result, seq, read_after = run(_breach(tmp_path, lambda e: Action(0, "Zz99-Q0")))
+    _assert_breach(host_out, guest_result, seq, read_after, "HN-1")
     msgs = _messages(host_out.transcript)
     assert [m for d, m in msgs if d == "in" and isinstance(m, Action)] == [Action(0, "Zz99-Q0")]
+    claims = [m for d, m in msgs if d == "out" and isinstance(m, Claim)]
+    assert [c.kind for c in claims] == ["breach"] and "proven by signed message #" in claims[0].detail
 
 
 async def _unfounded_claim(tmp: Path) -> Any:
@@ -321,12 +348,13 @@ async def _unfounded_claim(tmp: Path) -> Any:
         await host.close()
 
 
-def test_an_unfounded_refused_actions_claim_stops_the_game_instead_of_losing_it(tmp_path: Path) -> None:
-    """Issue 10 item 1: the accused checks a refused-actions claim against its own count; a claim
-    that does not hold stops the game with the reason (no loss is recorded)."""
+def test_an_unfounded_refused_actions_claim_loses_the_claimant_the_game_RUL_53(tmp_path: Path) -> None:
+    """RUL-53 with docs/rulings.md N-6: the accused checks a refused-actions claim against the
+    public count, which the signed transcript shows; a claim that does not hold is a breach
+    proven by the claimant's own signed message: the claimant (black) loses."""
     out = run(_unfounded_claim(tmp_path))
-    assert out.status == "stopped"
-    assert "unfounded refused-actions claim" in out.reason and out.outcome is None
+    assert (out.status, out.outcome) == ("finished", "white")
+    assert "black lost by breach" in out.reason and "unfounded refused-actions claim" in out.reason
 
 
 async def _lying_peer(tmp: Path, lie: Any) -> Any:
@@ -353,14 +381,16 @@ async def _lying_peer(tmp: Path, lie: Any) -> Any:
     (lambda e: DrawAnswer(0, True), "draw answer for turn 0 without a standing offer"),
     (lambda e: Claim("time", 0, 0, 0, "lies"), "unfounded time claim: no move time limit was agreed"),
 ])
-def test_an_ending_that_breaks_the_rules_stops_the_game_with_the_reason(tmp_path: Path, lie: Any,
-                                                                         reason: str) -> None:
-    """RUL-53 / issue 10 item 1: a resignation out of turn or with a wrong action count, an answer
-    to no offer, and a time claim without an agreed limit are refused: the game stops with the
-    reason and no result is recorded."""
+def test_an_ending_that_breaks_the_rules_loses_the_sender_the_game_RUL_53(tmp_path: Path, lie: Any,
+                                                                          reason: str) -> None:
+    """RUL-53 with docs/rulings.md N-6: a resignation out of turn or with a wrong action count, an
+    answer to no offer, and a time claim without an agreed limit break a rule any reader of the
+    signed transcript re-checks: the sender (black) loses by breach, the reason and the evidence
+    message's number in the result."""
     out = run(_lying_peer(tmp_path, lie))
-    assert out.status == "stopped" and out.outcome is None
-    assert reason in out.reason
+    assert (out.status, out.outcome) == ("finished", "white")
+    assert "black lost by breach" in out.reason and reason in out.reason
+    assert "proven by signed message #" in out.reason
 
 
 def test_a_draw_offer_lapses_at_the_end_of_the_opponents_next_turn_RUL_53(tmp_path: Path) -> None:
