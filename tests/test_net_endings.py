@@ -14,7 +14,7 @@ import pytest
 import engine.api as engine
 from net.chain import ChainReader
 from net.match import Match
-from net.messages import Action, Claim, DrawAnswer, DrawOffer, Resign
+from net.messages import Action, Claim, DrawAnswer, DrawOffer, Resign, Signed
 from net.outputs import Send
 from net.saves import verify_transcript
 from net.session import Host, claim_abandoned, join, play_as_guest
@@ -393,6 +393,53 @@ def test_an_ending_that_breaks_the_rules_loses_the_sender_the_game_RUL_53(tmp_pa
     assert "proven by signed message #" in out.reason
 
 
+@pytest.mark.parametrize("lie, reason", [
+    (lambda e: Resign(1, 0), "resignation outside the sender's own turn (RUL-53)"),
+    (lambda e: DrawAnswer(0, True), "draw answer for turn 0 without a standing offer"),
+    (lambda e: Claim("refused-actions", 0, 0, 0, "lies"), "unfounded refused-actions claim"),
+])
+def test_the_breach_claim_names_the_message_and_the_sender_records_the_same_loss_RUL_53(
+        tmp_path: Path, lie: Any, reason: str) -> None:
+    """RUL-53 with docs/rulings.md N-6: the sender's own machine logs its forbidden message (it makes
+    the receiver's check of it), then reads the host's signed ``claim{breach}``, whose ``seen`` and
+    detail name that message's chain seq, and records the same result: white won by breach."""
+    host_out, guest_result, seq, read_after = run(_breach(tmp_path, lie))
+    _assert_breach(host_out, guest_result, seq, read_after, reason)
+
+
+def test_a_forged_signature_on_a_forbidden_message_decides_nothing_RUL_53(tmp_path: Path) -> None:
+    """docs/rulings.md N-6: a frame whose signature does not verify proves nothing about its sender:
+    the link is dropped ("bad signature"), no claim is signed and no result recorded (the game is
+    left to resume)."""
+    hc = make_cfg(tmp_path, "host", engine)
+
+    async def go() -> Any:
+        host = Host(hc, QuickBot(engine, seed=1, colour="white"), "127.0.0.1", 0)
+        port = await host.start()
+        evil = Evil(tmp_path, hc)
+        try:
+            await evil.connect(port, hc.timeouts)
+            await evil.hello()
+            await evil.setup_as_black()
+            good = evil.writer.sign(Resign(1, 0))
+            assert evil.link is not None
+            await evil.link.send(Signed(good.payload, bytes([good.sig[0] ^ 1]) + good.sig[1:]))
+
+            async def ended() -> Any:   # the host ends this connection (the game stays open to resume)
+                while not host.connections:
+                    await asyncio.sleep(0.01)
+                return host.connections[0]
+            return await asyncio.wait_for(ended(), 50), evil.identity.public_bytes
+        finally:
+            if evil.link is not None:
+                await evil.link.close()
+            await host.close()
+    out, evil_pub = run(go())
+    assert out.status == "disconnected" and "bad signature" in out.reason and out.outcome is None
+    msgs = _messages(hc.active_wal(evil_pub))
+    assert msgs and not any(isinstance(m, (Claim, Resign)) for _, m in msgs)
+
+
 def test_a_draw_offer_lapses_at_the_end_of_the_opponents_next_turn_RUL_53(tmp_path: Path) -> None:
     """RUL-53: "the offer stands until the end of the opponent's next turn": the host never
     answers; when its next turn ends the offer lapses on both sides and the game goes on (the
@@ -414,3 +461,37 @@ def test_a_draw_offer_lapses_at_the_end_of_the_opponents_next_turn_RUL_53(tmp_pa
     offers = [e.data for e in host_bot.events if e.kind == "draw-offer"]
     assert len(offers) == 1 and lapsed_g == [{"by": "us", "turn": offers[0]["turn"]}]
     assert lapsed_h == [{"by": "peer", "turn": offers[0]["turn"]}]
+
+
+async def _liar_reads_the_claim(tmp: Path) -> tuple[Any, Any]:
+    hc = make_cfg(tmp, "host", engine)
+    host = Host(hc, QuickBot(engine, seed=1, colour="white"), "127.0.0.1", 0)
+    port = await host.start()
+    evil = Evil(tmp, hc)
+    try:
+        await evil.connect(port, hc.timeouts)
+        await evil.hello()
+        await evil.setup_as_black()
+        await evil.send(Resign(1, 0))        # out of turn, fed to the liar's own real machine too
+        claim = None
+        while claim is None:
+            m = await evil.pump()
+            if isinstance(m, Claim):
+                claim = m
+        host_out = await host.wait(30)
+    finally:
+        if evil.link is not None:
+            await evil.link.close()
+        await host.close()
+    return host_out, evil.match.play
+
+
+def test_the_breaching_side_records_its_own_loss_when_it_reads_the_claim_RUL_53(tmp_path: Path) -> None:
+    """RUL-53 with docs/rulings.md N-6: the liar's own machine finds its resignation out of turn
+    at fault when it logs it; the honest host's signed ``claim{breach}`` then gives both sides the
+    same result: white wins, "black lost by breach"."""
+    host_out, liar_play = run(_liar_reads_the_claim(tmp_path))
+    assert (host_out.status, host_out.outcome) == ("finished", "white")
+    assert liar_play.own_fault is not None and "outside the sender's own turn" in liar_play.own_fault[1]
+    assert liar_play.result is not None and liar_play.result["outcome"] == "white"
+    assert liar_play.result["ending"] == "breach" and "black lost by breach" in liar_play.result["detail"]
