@@ -240,7 +240,9 @@ def _first_action(evil: Evil) -> Action:
     ("other-signer", "bad signature"),
 ])
 def test_forged_and_reordered_messages_are_dropped(tmp_path: Path, attack: str, reason: str) -> None:
-    """B1, B3, B4, B6, B7: the host drops the link, logs the reason and applies nothing."""
+    """B1, B3, B4, B6, B7: the host drops the link, logs the reason and applies nothing. The frame
+    is an omniscient ``action``, a breach if validly signed (docs/rulings.md N-6); forged, it is not
+    attributable to the peer, so it decides nothing (RUL-53: no result)."""
     async def body(host: Host, evil: Evil, port: int) -> tuple[Outcome, bytes, bytes]:
         await _in_play(host, evil, port)
         before = _wal(host)
@@ -267,6 +269,7 @@ def test_forged_and_reordered_messages_are_dropped(tmp_path: Path, attack: str, 
     out, before, after = run(_scenario(tmp_path, body))
     assert out.status == "disconnected" and reason in out.reason
     assert after == before and out.match.play.index == 0
+    assert out.outcome is None and out.match.play.result is None
 
 
 def test_two_messages_with_the_same_sequence_number_stop_the_game_with_evidence(tmp_path: Path) -> None:
