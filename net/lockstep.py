@@ -363,6 +363,10 @@ class Lockstep:
                 raise ProtocolError(f"unfounded {msg.kind} claim: {problem}")
         else:
             problem = self._unfounded(msg)
+            if problem is not None and msg.kind == "time" and self.move_time_limit:
+                # "not our move": the claim may have crossed our action that ended our move, a race
+                # the signed record cannot tell from a lie: a stop, not a breach (N-6)
+                return self._break(f"unfounded time claim: {problem}")
             if problem is not None:
                 raise ProtocolError(f"unfounded {msg.kind} claim: {problem}")
         what = {"abandoned": f"{loser} abandoned the game",

@@ -17,8 +17,8 @@ from net.frames import pack, unpack_strict
 from net.identity import load_or_create
 from net.keys import SMALL_ORDER, WeakKeyError, check_public_key
 from net.lockstep import Lockstep, PlayState
-from net.messages import (GAME, Action, EndTurn, Hello, Message, PairReveal, UndoAnswer, decode_fields, decode_link,
-                          encode_link)
+from net.messages import (GAME, Action, Claim, EndTurn, Hello, Message, PairReveal, UndoAnswer, decode_fields,
+                          decode_link, encode_link)
 from net.outputs import Event, Send, Stop
 from net.pairing import PairState, Pairing, short_code
 from net.wal import Entry, Header, Wal, read
@@ -235,3 +235,40 @@ def test_peer_action_out_of_turn_is_refused() -> None:
     outs = black.feed(False, Action(0, MOVE))   # white claims black's first move
     result = [o.message for o in outs if isinstance(o, Send)][0]
     assert (result.ok, result.rule, result.reason) == (False, "net/turn", "not your move") and black.index == 0
+
+
+def _after_blacks_turn(limit: int) -> Lockstep:
+    """Black's machine (move time limit ``limit`` s) once its first turn ended: white to move."""
+    options = engine.Options()
+    black = Lockstep(engine, options, "black", GAME_ID, limit)
+    white = Lockstep(engine, options, "white", GAME_ID, limit)
+    _deliver(black, white, black.act(MOVE).message)
+    _deliver(black, white, black.act("END").message)
+    assert engine.side_to_move(black.state_value) == "white" and not black.my_move()
+    return black
+
+
+def test_a_time_claim_that_may_have_crossed_our_last_action_stops_and_is_no_breach() -> None:
+    """docs/rulings.md N-4 with N-6: with a limit agreed, a time claim that reaches us after our move
+    ended may have crossed our last action (a race, not a lie the signed record proves): the game
+    stops, no claim{breach} is sent."""
+    black = _after_blacks_turn(30)
+    black.peer_seen = 9
+    outs = black.feed(False, Claim("time", 0, 1, 3, "no action within 30 s"))
+    assert [type(o) for o in outs] == [Stop] and "unfounded time claim: it was not our move" in outs[0].reason
+    assert black.result is None and black.state is PlayState.BROKEN
+
+
+def test_a_time_claim_with_no_limit_agreed_is_the_claimants_breach() -> None:
+    """docs/rulings.md N-4 with N-6: with no limit agreed, any time claim is refused by the agreed
+    options alone, which the signed record shows: our signed claim{breach} names the message (seq
+    8, the 9th of the peer's we read), and feeding it to us records white's loss."""
+    black = _after_blacks_turn(0)
+    black.peer_seen = 9
+    outs = black.feed(False, Claim("time", 0, 1, 3, "lies"))
+    claims = [o.message for o in outs if isinstance(o, Send)]
+    assert len(claims) == 1 and (claims[0].kind, claims[0].seen) == ("breach", 9)
+    assert claims[0].detail.endswith("proven by signed message #8")
+    black.feed(True, claims[0])
+    assert black.result is not None and (black.result["outcome"], black.result["ending"]) == ("black", "breach")
+    assert black.result["detail"].startswith("white lost by breach: unfounded time claim: no move time limit")
