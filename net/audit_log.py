@@ -15,6 +15,8 @@ from types import ModuleType
 from net.chain import ChainReader
 from net.errors import NetError
 from net.match import Match
+from net.messages import Claim
+from net.outputs import Send
 from net.saves import SaveError, load_save, verify_transcript
 from net.wal import WalError, read
 
@@ -36,16 +38,30 @@ def audit_log(engine: ModuleType, path: Path) -> LogAudit:
     except (SaveError, WalError, NetError, OSError) as exc:
         raise ValueError(f"{path}: {exc}") from None
     match = Match(engine, header.chain_id, header.role)
+    derived: list[Claim] = []
     readers = {"out": ChainReader(header.me, header.chain_id), "in": ChainReader(header.peer, header.chain_id)}
     for entry in entries:
         verified = readers[entry.direction].check(entry.signed)
         if verified is None:
             raise ValueError(f"{path}: the log repeats a message")
         readers[entry.direction].accept(verified)
-        match.feed(entry.direction == "out", verified.message, entry.secrets)
+        for out in match.feed(entry.direction == "out", verified.message, entry.secrets):
+            if isinstance(out, Send) and isinstance(out.message, Claim) and out.message.kind == "breach":
+                derived.append(out.message)   # the replay itself finds the peer's message at fault
     play = match.play
     if play is None:
         return LogAudit(None, "the game never started: nothing to audit")
+    result = getattr(play, "result", None)
+    if result is not None and result["ending"] == "breach":   # rulings N-6: not audited, re-checked here
+        fault = getattr(play, "own_fault", None)
+        if result["ours"] and not derived:
+            return LogAudit(False, f"the log claims a breach that its replay does not find: {result['detail']}",
+                            play.index)
+        if not result["ours"] and fault is None:
+            return LogAudit(False, f"the log accepts a breach claim that its replay does not find: "
+                                   f"{result['detail']}", play.index)
+        return LogAudit(None, f"no audit in this log: the game ended by breach, and the replay of the signed "
+                              f"transcript finds the same fault: {result['detail']}", play.index)
     verdict = getattr(play, "verdict", None)
     if verdict is None:
         opened = sorted(getattr(play, "opens", {}))

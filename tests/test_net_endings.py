@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 import engine.api as engine
+from net.audit_log import audit_log
 from net.chain import ChainReader
 from net.match import Match
 from net.messages import Action, Claim, DrawAnswer, DrawOffer, Resign, Signed
@@ -316,6 +317,10 @@ def _assert_breach(host_out: Any, guest_result: Any, seq: int, read_after: list[
     assert claims[0] in read_after
     assert guest_result is not None and (guest_result["outcome"], guest_result["ending"]) == ("white", "breach")
     assert guest_result["detail"] == host_out.reason
+    # a third party re-checks it from the signed transcript alone (``wec audit LOG``)
+    recheck = audit_log(engine, host_out.transcript)
+    assert recheck.ok is None and "the replay of the signed transcript finds the same fault" in recheck.report
+    assert host_out.reason in recheck.report
 
 
 def test_an_action_in_clear_loses_a_hidden_game_by_breach(tmp_path: Path) -> None:
