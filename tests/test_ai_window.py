@@ -13,26 +13,19 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import threading
 import time
-from collections.abc import Iterator
 
 import pygame
 import pytest
+from ui_screen import screen  # noqa: F401  (the shared window fixture)
 
 from engine import api
 from engine.history import parse_turn
-from ui.layout import LAYOUT, cell_rect
+from ui.layout import cell_rect
 from ui.scenes import GameScene
 from ui.session import Session
 from ui.shell import Shell
 
 GUARD = 120.0                       # a hang guard only: nothing here measures time
-
-
-@pytest.fixture
-def screen() -> Iterator[pygame.Surface]:
-    pygame.init()
-    yield pygame.display.set_mode((LAYOUT.width, LAYOUT.height))
-    pygame.quit()
 
 
 def frame(shell: Shell, events: list[pygame.event.Event] | None = None) -> None:

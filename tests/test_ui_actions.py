@@ -6,24 +6,17 @@ import os
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from collections.abc import Iterator
 
 import pygame
 import pytest
+from ui_screen import screen  # noqa: F401  (the shared window fixture)
 
 from engine import api
 from ui.editor_model import EditorBuffer, EPiece
-from ui.layout import LAYOUT, cell_rect
+from ui.layout import cell_rect
 from ui.menus import menus
 from ui.session import Session
 from ui.shell import Shell
-
-
-@pytest.fixture
-def screen() -> Iterator[pygame.Surface]:
-    pygame.init()
-    yield pygame.display.set_mode((LAYOUT.width, LAYOUT.height))
-    pygame.quit()
 
 
 def click_square(shell: Shell, row: int, col: int) -> None:

@@ -8,23 +8,15 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import random
-from collections.abc import Iterator
 
 import pygame
 import pytest
+from ui_screen import screen  # noqa: F401  (the shared window fixture)
 
 from engine import api
-from ui.layout import LAYOUT
 from ui.scenes import GameScene
 from ui.session import Session
 from ui.shell import Shell
-
-
-@pytest.fixture
-def screen() -> Iterator[pygame.Surface]:
-    pygame.init()
-    yield pygame.display.set_mode((LAYOUT.width, LAYOUT.height))
-    pygame.quit()
 
 
 def _hidden_mover_lines(state: api.GameState, viewer: str) -> list[int]:

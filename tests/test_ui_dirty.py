@@ -12,10 +12,10 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import random
-from collections.abc import Iterator
 
 import pygame
 import pytest
+from ui_screen import screen  # noqa: F401  (the shared window fixture)
 
 from engine import api
 from ui import choices, scenes
@@ -24,13 +24,6 @@ from ui.layout import LAYOUT, cell_rect
 from ui.scenes import GameScene
 from ui.session import Session
 from ui.shell import Shell
-
-
-@pytest.fixture
-def screen() -> Iterator[pygame.Surface]:
-    pygame.init()
-    yield pygame.display.set_mode((LAYOUT.width, LAYOUT.height))
-    pygame.quit()
 
 
 def _busy_start(seed: int = 2) -> api.GameState:

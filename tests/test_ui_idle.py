@@ -13,10 +13,10 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from collections.abc import Iterator
 
 import pygame
 import pytest
+from ui_screen import screen  # noqa: F401  (the shared window fixture)
 from pygame_gui.elements import UITooltip
 
 from engine import api
@@ -28,13 +28,6 @@ from ui.session import Session
 from ui.shell import WIDGETS_SETTLE_S, Shell
 
 DT = 0.05
-
-
-@pytest.fixture
-def screen() -> Iterator[pygame.Surface]:
-    pygame.init()
-    yield pygame.display.set_mode((LAYOUT.width, LAYOUT.height))
-    pygame.quit()
 
 
 def point(shell: Shell, pos: tuple[int, int]) -> None:

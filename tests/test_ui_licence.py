@@ -8,11 +8,11 @@ import os
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pygame
 import pytest
+from ui_screen import screen  # noqa: F401  (the shared window fixture)
 
 from engine import api
 from licence_fixtures import endpoint, vendor  # noqa: F401 - fixtures used by name
@@ -22,7 +22,6 @@ from net.bridge import BridgeConfig, NetBridge
 from net_helpers import make_cfg
 from net.licence import LicenceError
 from net.machine import MACHINE_ID_ENV
-from ui.layout import LAYOUT
 from ui.licence_screen import LicenceScreen
 from ui.lobby_screen import LobbyScreen
 from ui.net_shell import NetShell
@@ -38,13 +37,6 @@ def installation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     d = tmp_path / "laptop"
     d.mkdir()
     return d
-
-
-@pytest.fixture
-def screen() -> Iterator[pygame.Surface]:
-    pygame.init()
-    yield pygame.display.set_mode((LAYOUT.width, LAYOUT.height))
-    pygame.quit()
 
 
 def _factory(directory: Path, public: bytes):  # type: ignore[no-untyped-def]

@@ -9,24 +9,17 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pygame
 import pytest
+from ui_screen import screen  # noqa: F401  (the shared window fixture)
 
 from engine import api
-from ui.layout import LAYOUT, cell_rect
+from ui.layout import cell_rect
 from ui.scenes import GameScene
 from ui.session import Session
 from ui.shell import Shell
-
-
-@pytest.fixture
-def screen() -> Iterator[pygame.Surface]:
-    pygame.init()
-    yield pygame.display.set_mode((LAYOUT.width, LAYOUT.height))
-    pygame.quit()
 
 
 @pytest.fixture

@@ -8,27 +8,20 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pygame
 import pytest
+from ui_screen import screen  # noqa: F401  (the shared window fixture)
 
 from engine import api
-from ui.layout import LAYOUT, cell_rect
+from ui.layout import cell_rect
 from ui.menus import MENU_TITLES, NOT_YET, MenuContext, menus
 from ui.scenes import GameScene
 from ui.session import Session
 from ui.shell import Shell
 
 SHP_MOVE = "MV:SHP(2,5)->(4,7)"
-
-
-@pytest.fixture
-def screen() -> Iterator[pygame.Surface]:
-    pygame.init()
-    yield pygame.display.set_mode((LAYOUT.width, LAYOUT.height))
-    pygame.quit()
 
 
 def click(shell: Shell, pos: tuple[int, int], button: int = 1) -> None:
