@@ -175,6 +175,17 @@ class PairConfirm(Message):
     sig: bytes
 
 
+@link("got", n=_int())
+@dataclass(frozen=True)
+class Got(Message):
+    """Sent before closing by the side whose game a signed message of the other side ended (a
+    resignation, a draw acceptance, a claim): its transcript holds ``n`` of the other side's signed
+    messages, that one included, and is durable. The side whose message ended the game keeps its
+    log the active one until this receipt covers it, so that a peer which left before reading it
+    gets it on its return (docs/rulings.md N-6)."""
+    n: int
+
+
 @link("ping", n=_int())
 @dataclass(frozen=True)
 class Ping(Message):

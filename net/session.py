@@ -34,7 +34,7 @@ from net.keys import check_public_key
 from net.licence import LicenceError
 from net.match import Match
 from net.lockstep import PlayState
-from net.messages import (PROTOCOL_VERSION, Action, Colour, GovCommit, Hello, Message, Signed, UndoAnswer,
+from net.messages import (PROTOCOL_VERSION, Action, Colour, GovCommit, Got, Hello, Message, Signed, UndoAnswer,
                           UndoRequest)
 from net.outputs import Event, Output, Send, Stop
 from net.pairing import Pairing, PairState
@@ -231,7 +231,6 @@ class GameConnection:
             await self._handle(match.feed(False, verified.message))
             assert self.wal is not None
             self.wal.flush_behind()
-        await self._stop_recv()
         return await self._finish()
 
     async def _recv_or_wake(self, timeout: float | None = None) -> Message | None:
@@ -319,6 +318,19 @@ class GameConnection:
             return await self._refuse_licence(*licence)
         if problem:   # issue 4 item 3: only the same two identities, in the same roles, resume a game
             return await self._end("refused", problem)
+        if mine is not None and peer.chain is None and _ended_by_us(self.cfg, *mine):
+            # Our log waits for the peer's receipt of our ending (N-6), but the peer holds no
+            # unfinished game: it recorded the end (its receipt was lost) or set the game aside.
+            # Nothing is left to deliver: the log is finished; a host goes on with a new game.
+            final = _close_log(self.cfg, self.peer_pub, mine[0].chain_id, "finished")
+            log.warning("%s: the peer holds no unfinished game: our ended game %s is finished (%s)",
+                        self.link.label, mine[0].chain_id.hex()[:12], final.name)
+            mine = None
+            if self.role == "guest":   # our hello named that game: the host refuses this connection
+                return await self._end("refused", f"game {final.name[:12]} had ended by our message and the "
+                                                  "host holds no unfinished game: our log of it is finished "
+                                                  "now; join again to play a new game")
+            hello = Hello(PROTOCOL_VERSION, "play", self.cfg.name[:64], self.cfg.licence_token, nonce, None, 0, 0)
         if self.role == "host":
             await self.link.send(hello)
         ours = mine[0].chain_id if mine else None
@@ -662,10 +674,19 @@ class GameConnection:
         signed = self.writer.sign(send.message)
         self._log(Entry("out", signed, send.secrets))
         self.writer.advance(signed)
-        await self.link.send(signed)
+        lost: BaseException | None = None
+        try:
+            await self.link.send(signed)
+        except (ConnectionError, OSError, PeerTimeout) as exc:
+            # Logged, so it is ours whatever the link does: applied all the same. A message that ends
+            # the game (a claim, a resignation) is then recorded at once; the log stays active and
+            # the resume delivers it (``_finish``). Anything else ends the connection as before.
+            lost = exc
         await self._handle(self.match.feed(True, send.message, send.secrets))
         assert self.wal is not None
         self.wal.flush_behind()
+        if lost is not None and not self.match.over:
+            raise lost
 
     async def _handle(self, outs: list[Output]) -> None:
         for out in outs:
@@ -734,52 +755,91 @@ class GameConnection:
 
     async def _finish(self, tell: bool = True) -> Outcome:
         """The game is over: the log becomes ``<id>.finished.wal`` or ``<id>.stopped.wal``, the
-        link closes (telling the peer why we stopped, if ``tell``)."""
+        link closes (telling the peer why we stopped, if ``tell``).
+
+        An ending by our own signed message (a claim, a resignation, a draw acceptance) is
+        recorded at once, but the log stays the active one for this peer until the peer's receipt
+        (``got``) shows its transcript holds that message (docs/rulings.md N-6, like
+        ``claim_abandoned``): a peer that left, or whose link dropped, before reading it gets it
+        when the two meet again, from the resume, and both transcripts record the result. The
+        side that reads such an ending sends that receipt once its own log is finished."""
         match = self.match
         assert match is not None and self.header is not None
         status = "finished" if match.finished else "stopped"
+        play = match.play
+        ending = play.result if play is not None else None
+        ours = tell and ending is not None and bool(ending["ours"])
+        if ours:
+            cancelled = await reap(self._wake_task)   # the kept read, if any, is the receipt's first read
+            self._wake_task = None
+            raise_if(cancelled)
+        else:
+            await self._stop_recv()
         if self._saving is not None:
             self._save_now.set()
             await self._saving
-        path = self.cfg.active_wal(self.peer_pub)
-        final = self.cfg.games_dir / f"{self.header.chain_id.hex()[:16]}.{status}.wal"
         if self.wal is not None:
             self.wal.close()
-        if path.exists():
-            os.replace(path, final)
-        save = path.with_suffix(".save")
-        if save.exists():
-            os.replace(save, final.with_suffix(".save"))
-        save.with_suffix(".save.bak").unlink(missing_ok=True)
-        play = match.play
+        final = self.cfg.active_wal(self.peer_pub)
+        if not ours:
+            final = self._close_log(status)
+        elif await self._receipt():
+            final = self._close_log(status)
+        else:
+            log.warning("%s: the peer has not acknowledged our %s: the game stays in our active log, and is "
+                        "delivered when the peer returns", self.link.label, ending["ending"])   # type: ignore[index]
         h = _hash_of(self.cfg.engine, play) if play else None
         out = self.cfg.engine.outcome(play.state_value) if play else None
-        ending = play.result if play is not None else None
         if ending is not None:   # resignation, agreed draw or a claim (RUL-53, issue 10 item 1)
             out = ending["outcome"]
-        if tell:
+        if ours:
+            await self.link.close()
+        elif tell:
+            if ending is not None:   # the peer's message ended it, and our finished log holds it: say so
+                try:
+                    assert self.reader is not None
+                    await self.link.send(Got(self.reader.seq))
+                except Exception:
+                    pass
             await self._drain_and_close(None if match.finished else match.stopped)
         else:
             await self.link.close()
         return Outcome(status, match.stopped or (ending["detail"] if ending else ""), out, h, match.game_id,
                        final, match)
 
+    def _close_log(self, status: str) -> Path:
+        """Move the active log (and its saves) to ``<id>.<status>.wal``; returns the new path."""
+        assert self.header is not None
+        return _close_log(self.cfg, self.peer_pub, self.header.chain_id, status)
+
+    async def _receipt(self) -> bool:
+        """Wait for the peer's ``got`` covering all our messages (the ending is the last), reading and
+        dropping what crossed the end (an action it sent before it read ours: if our log stays
+        active, the resume gives it back). True also when the peer stopped the game (it will not
+        resume it: nothing is left to deliver). False when the link ends first, or the peer is
+        silent for ``Timeouts.dead``."""
+        assert self.writer is not None
+        try:
+            async with asyncio.timeout(self.cfg.timeouts.dead):
+                while True:
+                    msg = await self._next()
+                    if isinstance(msg, Got):
+                        return msg.n >= self.writer.seq
+        except PeerStopped as exc:
+            log.warning("%s: %s", self.link.label, exc)
+            return True
+        except Exception:
+            return False
+
     async def _drain_and_close(self, reason: str | None) -> None:
+        # The game is over on our side (not by our message), so we have read everything the peer
+        # sends; our last message may still be on its way. The guest closes first (everything it
+        # needed has arrived); the host waits for that close, so that closing never resets a
+        # connection whose last message is unread. (If both waited, every game would end with both
+        # sides idle for Timeouts.shutdown.) After an ending by the peer's message we close first:
+        # the peer waits for our receipt, then for our close (issue 10 item 1).
         play = self.match.play if self.match is not None else None
-        ending = play.result if play is not None else None
-        if ending is not None:
-            # An ending by message (resignation, draw, claim): its receiver has read everything it
-            # needs and closes first; the sender waits for that close, reading and discarding what
-            # crossed the end (an action the peer sent before it read ours), so that closing never
-            # resets a connection whose last message, ours, is unread (issue 10 item 1).
-            wait = bool(ending["ours"])
-        else:
-            # The game is over on our side, so we have read everything the peer sends; our last
-            # message may still be on its way. The guest closes first (everything it needed has
-            # arrived); the host waits for that close, so that closing never resets a connection
-            # whose last message is unread. (If both waited, every game would end with both
-            # sides idle for Timeouts.shutdown.)
-            wait = reason is None and self.role == "host"
+        wait = reason is None and self.role == "host" and (play is None or play.result is None)
         if wait:
             try:
                 async with asyncio.timeout(self.cfg.timeouts.shutdown):
@@ -822,17 +882,10 @@ def claim_abandoned(cfg: NetConfig, peer_pub: bytes, detail: str) -> Outcome | N
         return None
     if header.me != cfg.identity.public_bytes or header.peer != peer_pub:
         return None
-    match = Match(cfg.engine, header.chain_id, header.role, cfg.audit_seconds)
-    writer = ChainWriter(cfg.identity, header.chain_id)
-    readers = {"out": ChainReader(header.me, header.chain_id), "in": ChainReader(header.peer, header.chain_id)}
-    for entry in entries:
-        verified = readers[entry.direction].check(entry.signed)
-        if verified is None:
-            return None
-        readers[entry.direction].accept(verified)
-        if entry.direction == "out":
-            writer.advance(entry.signed)
-        match.feed(entry.direction == "out", verified.message, entry.secrets)
+    rebuilt = _rebuild(cfg, header, entries)
+    if rebuilt is None:
+        return None
+    match, writer = rebuilt
     if match.play is None or match.over:
         return None
     send = match.play.claim("abandoned", detail)
@@ -849,6 +902,47 @@ def claim_abandoned(cfg: NetConfig, peer_pub: bytes, detail: str) -> Outcome | N
     assert result is not None
     log.warning("claimed the game %s: %s", header.chain_id.hex()[:12], result["detail"])
     return Outcome("finished", result["detail"], result["outcome"], h, match.game_id, path, match)
+
+
+def _rebuild(cfg: NetConfig, header: Header, entries: list[Entry]) -> tuple[Match, ChainWriter] | None:
+    """The game of a log, rebuilt from its entries (None if an entry does not verify)."""
+    match = Match(cfg.engine, header.chain_id, header.role, cfg.audit_seconds)
+    writer = ChainWriter(cfg.identity, header.chain_id)
+    readers = {"out": ChainReader(header.me, header.chain_id), "in": ChainReader(header.peer, header.chain_id)}
+    for entry in entries:
+        verified = readers[entry.direction].check(entry.signed)
+        if verified is None:
+            return None
+        readers[entry.direction].accept(verified)
+        if entry.direction == "out":
+            writer.advance(entry.signed)
+        match.feed(entry.direction == "out", verified.message, entry.secrets)
+    return match, writer
+
+
+def _ended_by_us(cfg: NetConfig, header: Header, entries: list[Entry]) -> bool:
+    """Is the game of this log over by a message of ours (its log kept active for the peer's receipt)?"""
+    try:
+        rebuilt = _rebuild(cfg, header, entries)
+    except (NetError, WalError, KeyError, ValueError):
+        return False
+    if rebuilt is None:
+        return False
+    play = rebuilt[0].play
+    return play is not None and play.result is not None and bool(play.result["ours"])
+
+
+def _close_log(cfg: NetConfig, peer_pub: bytes, chain_id: bytes, status: str) -> Path:
+    """Move the active log with ``peer_pub`` and its saves to ``<id>.<status>.wal``; returns that path."""
+    path = cfg.active_wal(peer_pub)
+    final = cfg.games_dir / f"{chain_id.hex()[:16]}.{status}.wal"
+    if path.exists():
+        os.replace(path, final)
+    save = path.with_suffix(".save")
+    if save.exists():
+        os.replace(save, final.with_suffix(".save"))
+    save.with_suffix(".save.bak").unlink(missing_ok=True)
+    return final
 
 
 def _logged_colours(engine: ModuleType, header: Header, entries: list[Entry]) -> dict[str, str] | None:

@@ -6,6 +6,8 @@ wall-clock margin: the tests wait for the outcome (events), under an overall dea
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -275,19 +277,31 @@ def test_move_time_limit_is_off_by_default_and_checked_when_requested(tmp_path: 
     assert host_out.match.play.move_time_limit == 0 and host_out.match.play.peer_clock() is None
 
 
-async def _breach(tmp: Path, lie: Any) -> tuple[Any, Any, int, list[Any]]:
-    """The evil guest (black, to move) signs and sends ``lie(evil)`` as its first play message, fed
-    to its own (honest) machine too, then reads what the host sends until its machine has a result.
-    (host outcome, the guest's play result, the lie's seq, the messages the guest read after it)."""
+@asynccontextmanager
+async def _host_and_evil_guest(tmp: Path, **bot_kw: Any) -> AsyncIterator[tuple[Host, Evil]]:
+    """An honest host (white, ``QuickBot`` with ``bot_kw``) and the evil guest (tests/net_evil.py),
+    connected, past hello and the setup, the guest black and to move; both are closed on exit."""
     hc = make_cfg(tmp, "host", engine)
-    host = Host(hc, QuickBot(engine, seed=1, colour="white"), "127.0.0.1", 0)
+    host = Host(hc, QuickBot(engine, seed=1, colour="white", **bot_kw), "127.0.0.1", 0)
     port = await host.start()
     evil = Evil(tmp, hc)
-    read_after: list[Any] = []
     try:
         await evil.connect(port, hc.timeouts)
         await evil.hello()
         await evil.setup_as_black()      # black moves first
+        yield host, evil
+    finally:
+        if evil.link is not None:
+            await evil.link.close()
+        await host.close()
+
+
+async def _breach(tmp: Path, lie: Any) -> tuple[Any, Any, int, list[Any]]:
+    """The evil guest (black, to move) signs and sends ``lie(evil)`` as its first play message, fed
+    to its own (honest) machine too, then reads what the host sends until its machine has a result.
+    (host outcome, the guest's play result, the lie's seq, the messages the guest read after it)."""
+    read_after: list[Any] = []
+    async with _host_and_evil_guest(tmp) as (host, evil):
         assert evil.match.play is not None and evil.match.play.my_move()
         seq = len(evil.sent)             # the lie's seq: the guest signed len(sent) messages before it
         await evil.send(lie(evil))
@@ -297,10 +311,6 @@ async def _breach(tmp: Path, lie: Any) -> tuple[Any, Any, int, list[Any]]:
         except Exception:   # the host closed the link
             pass
         host_out = await host.wait(30)
-    finally:
-        if evil.link is not None:
-            await evil.link.close()
-        await host.close()
     return host_out, evil.match.play.result, seq, read_after
 
 
@@ -337,20 +347,9 @@ def test_an_action_in_clear_loses_a_hidden_game_by_breach(tmp_path: Path) -> Non
 
 
 async def _unfounded_claim(tmp: Path) -> Any:
-    hc = make_cfg(tmp, "host", engine)
-    host = Host(hc, QuickBot(engine, seed=1, colour="white", max_actions=0), "127.0.0.1", 0)
-    port = await host.start()
-    evil = Evil(tmp, hc)
-    try:
-        await evil.connect(port, hc.timeouts)
-        await evil.hello()
-        await evil.setup_as_black()
+    async with _host_and_evil_guest(tmp, max_actions=0) as (host, evil):
         await evil.send(Claim("refused-actions", 0, 0, 0, "lies"), feed=False)
         return await host.wait(30)
-    finally:
-        if evil.link is not None:
-            await evil.link.close()
-        await host.close()
 
 
 def test_an_unfounded_refused_actions_claim_loses_the_claimant_the_game_RUL_53(tmp_path: Path) -> None:
@@ -364,20 +363,9 @@ def test_an_unfounded_refused_actions_claim_loses_the_claimant_the_game_RUL_53(t
 
 async def _lying_peer(tmp: Path, lie: Any) -> Any:
     """The evil guest (black, to move) sends ``lie(evil)`` as its first play message."""
-    hc = make_cfg(tmp, "host", engine)
-    host = Host(hc, QuickBot(engine, seed=1, colour="white"), "127.0.0.1", 0)
-    port = await host.start()
-    evil = Evil(tmp, hc)
-    try:
-        await evil.connect(port, hc.timeouts)
-        await evil.hello()
-        await evil.setup_as_black()
+    async with _host_and_evil_guest(tmp) as (host, evil):
         await evil.send(lie(evil), feed=False)
         return await host.wait(30)
-    finally:
-        if evil.link is not None:
-            await evil.link.close()
-        await host.close()
 
 
 @pytest.mark.parametrize("lie, reason", [
@@ -416,16 +404,8 @@ def test_a_forged_signature_on_a_forbidden_message_decides_nothing_RUL_53(tmp_pa
     """docs/rulings.md N-6: a frame whose signature does not verify proves nothing about its sender:
     the link is dropped ("bad signature"), no claim is signed and no result recorded (the game is
     left to resume)."""
-    hc = make_cfg(tmp_path, "host", engine)
-
     async def go() -> Any:
-        host = Host(hc, QuickBot(engine, seed=1, colour="white"), "127.0.0.1", 0)
-        port = await host.start()
-        evil = Evil(tmp_path, hc)
-        try:
-            await evil.connect(port, hc.timeouts)
-            await evil.hello()
-            await evil.setup_as_black()
+        async with _host_and_evil_guest(tmp_path) as (host, evil):
             good = evil.writer.sign(Resign(1, 0))
             assert evil.link is not None
             await evil.link.send(Signed(good.payload, bytes([good.sig[0] ^ 1]) + good.sig[1:]))
@@ -434,12 +414,8 @@ def test_a_forged_signature_on_a_forbidden_message_decides_nothing_RUL_53(tmp_pa
                 while not host.connections:
                     await asyncio.sleep(0.01)
                 return host.connections[0]
-            return await asyncio.wait_for(ended(), 50), evil.identity.public_bytes
-        finally:
-            if evil.link is not None:
-                await evil.link.close()
-            await host.close()
-    out, evil_pub = run(go())
+            return await asyncio.wait_for(ended(), 50), evil.identity.public_bytes, host.cfg
+    out, evil_pub, hc = run(go())
     assert out.status == "disconnected" and "bad signature" in out.reason and out.outcome is None
     msgs = _messages(hc.active_wal(evil_pub))
     assert msgs and not any(isinstance(m, (Claim, Resign)) for _, m in msgs)
@@ -469,14 +445,7 @@ def test_a_draw_offer_lapses_at_the_end_of_the_opponents_next_turn_RUL_53(tmp_pa
 
 
 async def _liar_reads_the_claim(tmp: Path) -> tuple[Any, Any]:
-    hc = make_cfg(tmp, "host", engine)
-    host = Host(hc, QuickBot(engine, seed=1, colour="white"), "127.0.0.1", 0)
-    port = await host.start()
-    evil = Evil(tmp, hc)
-    try:
-        await evil.connect(port, hc.timeouts)
-        await evil.hello()
-        await evil.setup_as_black()
+    async with _host_and_evil_guest(tmp) as (host, evil):
         await evil.send(Resign(1, 0))        # out of turn, fed to the liar's own real machine too
         claim = None
         while claim is None:
@@ -484,10 +453,6 @@ async def _liar_reads_the_claim(tmp: Path) -> tuple[Any, Any]:
             if isinstance(m, Claim):
                 claim = m
         host_out = await host.wait(30)
-    finally:
-        if evil.link is not None:
-            await evil.link.close()
-        await host.close()
     return host_out, evil.match.play
 
 
@@ -500,3 +465,78 @@ def test_the_breaching_side_records_its_own_loss_when_it_reads_the_claim_RUL_53(
     assert liar_play.own_fault is not None and "outside the sender's own turn" in liar_play.own_fault[1]
     assert liar_play.result is not None and liar_play.result["outcome"] == "white"
     assert liar_play.result["ending"] == "breach" and "black lost by breach" in liar_play.result["detail"]
+
+
+class QuitsAfterBreach(QuickBot):
+    """Black: in its first own move it signs a resignation for the next turn, outside its own turn
+    (a breach, N-6), and its player quits the moment its own machine finds that fault: the session
+    is cancelled right there (as net/bridge's quit cancels it), before it reads anything more."""
+
+    breached = False
+
+    def decide(self, match: Match) -> Send | None:
+        play = match.play
+        if play is not None and play.my_move() and not self.breached:
+            self.breached = True
+            return Send(Resign(play.turn + 1, play.index))
+        return super().decide(match)
+
+    def on_event(self, event: Any) -> None:
+        super().on_event(event)
+        if event.kind == "own-fault":
+            raise asyncio.CancelledError   # the player closes the game at this very moment
+
+
+async def _breach_then_quit(tmp: Path) -> tuple[Any, ...]:
+    """The guest breaches and quits at once; the host records its win; the guest joins again."""
+    hc, gc = make_cfg(tmp, "host", engine), make_cfg(tmp, "guest", engine, abandon_after=0)
+    host = Host(hc, QuickBot(engine, seed=1, colour="white"), "127.0.0.1", 0)
+    port = await host.start()
+    try:
+        quitter = asyncio.ensure_future(join(gc, QuitsAfterBreach(engine, seed=2, colour="black"), "127.0.0.1", port))
+        await asyncio.gather(quitter, return_exceptions=True)
+        assert quitter.cancelled()
+        left = _messages(gc.active_wal(hc.identity.public_bytes))   # the quitter's log as it left it
+        won = await host.wait(30)
+        won_log = _messages(won.transcript)   # the winner's record, before the offender returns
+        returned = await join(gc, QuickBot(engine, seed=3, colour="black"), "127.0.0.1", port)
+        delivered = None
+        while returned.status == "finished" and delivered is None:   # the host's end of the resume
+            done = [o for o in host.connections if o.status == "finished"]
+            delivered = done[-1] if len(done) == 2 else None
+            await asyncio.sleep(0.005)
+    finally:
+        await host.close()
+    return hc, gc, left, won, won_log, returned, delivered
+
+
+def test_an_offender_that_quits_at_once_is_shown_its_breach_loss_on_return_RUL_53(tmp_path: Path) -> None:
+    """RUL-53 with docs/rulings.md N-6 (and N-2's delivery): the guest signs a resignation out of
+    turn and quits before it reads anything. The host records its win at once, and its log, which
+    holds its signed ``claim{breach}``, stays the active one; when the guest joins again the resume
+    delivers the claim: the guest is shown "black lost by breach ... proven by signed message #k",
+    both transcripts record the same claim and result, and then both logs are finished."""
+    hc, gc, left, won, won_log, returned, delivered = run(_breach_then_quit(tmp_path))
+    resign_seq = [m for d, m in left if d == "out"].index(Resign(1, 0))   # the lie's number in the guest's chain
+    assert not any(isinstance(m, Claim) for _, m in left)   # it left before reading the claim
+    assert (won.status, won.outcome) == ("finished", "white")
+    assert won.reason.startswith("black lost by breach: resignation outside the sender's own turn (RUL-53)")
+    assert won.reason.endswith(f"proven by signed message #{resign_seq}")
+    assert won.transcript == hc.active_wal(gc.identity.public_bytes)   # kept active: not delivered yet
+    claims = [m for d, m in won_log if d == "out" and isinstance(m, Claim)]
+    assert len(claims) == 1 and claims[0].kind == "breach" and claims[0].seen == resign_seq + 1
+    assert (returned.status, returned.outcome) == ("finished", "white")
+    assert returned.reason == won.reason
+    g_msgs = _messages(returned.transcript)
+    assert [(d, m) for d, m in g_msgs if isinstance(m, Claim)] == [("in", claims[0])]
+    assert (delivered.status, delivered.outcome, delivered.reason) == ("finished", "white", won.reason)
+    h_msgs = _messages(delivered.transcript)
+    assert [m for d, m in h_msgs if isinstance(m, Claim)] == claims
+    assert [m for d, m in h_msgs if d == "in"] == [m for d, m in g_msgs if d == "out"]
+    assert [m for d, m in h_msgs if d == "out"] == [m for d, m in g_msgs if d == "in"]
+    assert delivered.transcript.name.endswith(".finished.wal") and returned.transcript.name.endswith(".finished.wal")
+    assert not list((hc.data_dir / "games").glob("active-*"))
+    assert not list((gc.data_dir / "games").glob("active-*"))
+    for path in (delivered.transcript, returned.transcript):   # a third party finds the same fault in each
+        recheck = audit_log(engine, path)
+        assert recheck.ok is None and won.reason in recheck.report
