@@ -171,3 +171,50 @@ def test_signed_resignation_between_namespaces_RUL_53(netns_pair: NetnsPair, tmp
     assert g_res.group(1, 2) == h_res.group(1, 2) == ("finished", "white")
     assert "black resigned (RUL-53)" in h_err
     assert _claims(h_res.group(3)) == [("in", "resign")] and _claims(g_res.group(3)) == [("out", "resign")]
+
+
+@pytest.mark.netns
+def test_breach_between_namespaces_is_claimed_and_shown_to_the_offender_on_return_RUL_53(
+        netns_pair: NetnsPair, tmp_path: Path) -> None:
+    """RUL-53 with docs/rulings.md N-6 across a real link: the guest process signs a resignation out
+    of turn, then reads nothing more (tests/breach_peer.py) and is killed. The host records the win
+    by breach at once, its log (with its signed claim) kept active; started again, both resume: the
+    guest receives the claim and records the same loss, and the host's log is finished."""
+    pair = netns_pair
+    vendor = Ed25519PrivateKey.generate()
+    pub = vendor.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+    host_env, guest_env = activated(tmp_path, "a", vendor), activated(tmp_path, "b", vendor)
+    host_args = ("host", "--bot", "random", "--seed", "1", "--interface", pair.addr_a, "--port", "41237",
+                 "--no-discovery", "--auto-confirm")
+    guest_args = ("join", f"{pair.addr_a}:41237", "--bot", "random", "--seed", "2", "--colour", "black",
+                  "--interface", pair.addr_b, "--auto-confirm", "--abandon-after", "0")
+    host = _ns_wec(pair, pair.ns_a, pub, host_env, *host_args)
+    _wait_line(host, "on port 41237")
+    offender = pair.run(pair.ns_b, [sys.executable, "tests/breach_peer.py", pub, *guest_args], env=guest_env,
+                        cwd=REPO, text=True, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    fault = re.search(r"own-fault #(\d+)", _wait_line(offender, "own-fault #")[-1])
+    assert fault
+    _wait_line(host, "game-over:")   # the host read the resignation and sent its claim
+    offender.kill()                  # the offender never read it
+    offender.wait(10)
+    h_out, h_err = host.communicate(timeout=60)
+    won = re.search(_RESULT, h_out, re.M)
+    assert host.returncode == 0 and won and won.group(1, 2) == ("finished", "white"), h_out + h_err
+    loss = f"black lost by breach: resignation outside the sender's own turn (RUL-53) ('resign'), " \
+           f"proven by signed message #{fault.group(1)}"
+    assert f"wec: {loss}" in h_err
+    assert Path(won.group(3)).name.startswith("active-")   # kept until the offender has the claim
+    assert _claims(won.group(3)) == [("in", "resign"), ("out", "breach")]
+    host = _ns_wec(pair, pair.ns_a, pub, host_env, *host_args)    # they meet again
+    _wait_line(host, "on port 41237")
+    guest = _ns_wec(pair, pair.ns_b, pub, guest_env, *guest_args)
+    g_out, g_err = guest.communicate(timeout=60)
+    h_out, h_err = host.communicate(timeout=60)
+    lost, again = re.search(_RESULT, g_out, re.M), re.search(_RESULT, h_out, re.M)
+    assert guest.returncode == 0 and lost and lost.group(1, 2) == ("finished", "white"), g_out + g_err
+    assert f"wec: {loss}" in g_err
+    assert _claims(lost.group(3)) == [("out", "resign"), ("in", "breach")]
+    assert again and again.group(1, 2) == ("finished", "white"), h_out + h_err
+    assert again.group(3).endswith(".finished.wal") and lost.group(3).endswith(".finished.wal")
+    assert _claims(again.group(3)) == [("in", "resign"), ("out", "breach")]
+    assert not list((tmp_path / "a" / "games").glob("active-*")) and not list((tmp_path / "b" / "games").glob("active-*"))
