@@ -7,7 +7,9 @@ A dropped link gives ``status="disconnected"``; reconnecting the same two identi
 resumes from the write-ahead log, resending exactly the messages the peer lacks. A peer that
 stays away longer than ``NetConfig.abandon_after`` lets the present side claim the game
 (``claim_abandoned``); a peer that exceeds the agreed move time is claimed against on the
-link (issue 10 item 1).
+link (issue 10 item 1). An ending by our own message (a claim, a resignation) keeps our log the
+active one until the peer's receipt (``got``), so a peer that left before reading it gets it
+from the resume when it returns (``GameConnection._finish``, docs/rulings.md N-6).
 """
 from __future__ import annotations
 
@@ -836,8 +838,8 @@ class GameConnection:
         # sends; our last message may still be on its way. The guest closes first (everything it
         # needed has arrived); the host waits for that close, so that closing never resets a
         # connection whose last message is unread. (If both waited, every game would end with both
-        # sides idle for Timeouts.shutdown.) After an ending by the peer's message we close first:
-        # the peer waits for our receipt, then for our close (issue 10 item 1).
+        # sides idle for Timeouts.shutdown.) After an ending by the peer's message we close at once:
+        # the peer was waiting for our receipt, sent just before (``_finish``, issue 10 item 1).
         play = self.match.play if self.match is not None else None
         wait = reason is None and self.role == "host" and (play is None or play.result is None)
         if wait:

@@ -540,3 +540,37 @@ def test_an_offender_that_quits_at_once_is_shown_its_breach_loss_on_return_RUL_5
     for path in (delivered.transcript, returned.transcript):   # a third party finds the same fault in each
         recheck = audit_log(engine, path)
         assert recheck.ok is None and won.reason in recheck.report
+
+
+async def _receipt_lost(tmp: Path) -> tuple[Any, ...]:
+    """The evil guest breaches, reads the claim (its machine records the loss) and closes without
+    its receipt; then it connects again holding no unfinished game (its hello names none)."""
+    async with _host_and_evil_guest(tmp) as (host, evil):
+        await evil.send(Resign(1, 0))
+        while evil.match.play.result is None:
+            await evil.pump()
+        assert evil.link is not None
+        await evil.link.close()              # no ``got``: the host cannot know it read the claim
+        won = await host.wait(30)
+        kept = won.transcript == host.cfg.active_wal(evil.identity.public_bytes), won.transcript.exists()
+        chain = evil.chain_id
+        back = Evil(tmp, host.cfg)           # the same identity, back with no unfinished game
+        await back.connect(host.port, host.cfg.timeouts)
+        hello = await back.hello()
+        assert back.link is not None
+        await back.link.close()
+    return host.cfg, won, kept, chain, hello
+
+
+def test_an_ending_whose_receipt_was_lost_is_finished_when_the_peer_holds_no_unfinished_game(
+        tmp_path: Path) -> None:
+    """docs/rulings.md N-6 (delivery): the host's breach claim was read but its receipt never came,
+    so its log stayed active; when the peer comes back with no unfinished game (it recorded the end),
+    nothing is left to deliver: the host finishes that log, with its claim, and answers with a hello
+    for a new game instead of refusing "different unfinished games"."""
+    hc, won, kept, chain, hello = run(_receipt_lost(tmp_path))
+    assert (won.status, won.outcome) == ("finished", "white") and "black lost by breach" in won.reason
+    assert kept == (True, True)   # the claim kept in the active log
+    assert hello.chain is None and (hello.sent, hello.recv) == (0, 0)
+    finished = hc.games_dir / f"{chain.hex()[:16]}.finished.wal"
+    assert [(d, m.kind) for d, m in _messages(finished) if isinstance(m, Claim)] == [("out", "breach")]
