@@ -153,6 +153,7 @@ class GameConnection:
         self._wake_task: asyncio.Task[None] | None = None      # the driver's async_wait, kept across reads
         self._timed_out = False
         self.resumed = False
+        self.cleared = False   # our game ended by our message was finished at hello: the peer held none
 
     async def run(self) -> Outcome:
         """Play until the game ends, stops, or the link drops."""
@@ -327,11 +328,11 @@ class GameConnection:
             final = _close_log(self.cfg, self.peer_pub, mine[0].chain_id, "finished")
             log.warning("%s: the peer holds no unfinished game: our ended game %s is finished (%s)",
                         self.link.label, mine[0].chain_id.hex()[:12], final.name)
-            mine = None
-            if self.role == "guest":   # our hello named that game: the host refuses this connection
+            mine, self.cleared = None, True
+            if self.role == "guest":   # our hello named that game: the host refuses it; ``join`` connects again
                 return await self._end("refused", f"game {final.name[:12]} had ended by our message and the "
                                                   "host holds no unfinished game: our log of it is finished "
-                                                  "now; join again to play a new game")
+                                                  "now; connecting again for a new game")
             hello = Hello(PROTOCOL_VERSION, "play", self.cfg.name[:64], self.cfg.licence_token, nonce, None, 0, 0)
         if self.role == "host":
             await self.link.send(hello)
@@ -1079,7 +1080,13 @@ async def join(cfg: NetConfig, driver: Driver, host: str, port: int, expected_fp
         await link.close()
         raise IdentityChanged(_changed(known, address))
     PeerStore(cfg.data_dir).remember_address(known.fingerprint, address)
-    return await GameConnection(cfg, driver, link, "guest", bytes.fromhex(known.public_key)).run()
+    connection = GameConnection(cfg, driver, link, "guest", bytes.fromhex(known.public_key))
+    outcome = await connection.run()
+    if connection.cleared and outcome.status == "refused":
+        # our hello named a game ended by our message, which the host had recorded (its receipt was
+        # lost): that log is finished now, and the next hello names no game (N-6)
+        return await join(cfg, driver, host, port, expected_fp)
+    return outcome
 
 
 def _changed(known: KnownPeer, address: str) -> str:

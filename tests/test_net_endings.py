@@ -574,3 +574,46 @@ def test_an_ending_whose_receipt_was_lost_is_finished_when_the_peer_holds_no_unf
     assert hello.chain is None and (hello.sent, hello.recv) == (0, 0)
     finished = hc.games_dir / f"{chain.hex()[:16]}.finished.wal"
     assert [(d, m.kind) for d, m in _messages(finished) if isinstance(m, Claim)] == [("out", "breach")]
+
+
+class QuitsAfterResigning(Scripted):
+    """Resigns (``Scripted``), and its player quits the moment its own machine records the end, before
+    it reads anything more (the host's receipt): the session is cancelled right there."""
+
+    def on_event(self, event: Any) -> None:
+        super().on_event(event)
+        if event.kind == "game-over":
+            raise asyncio.CancelledError
+
+
+async def _resign_then_quit(tmp: Path) -> tuple[Any, ...]:
+    hc, gc = make_cfg(tmp, "host", engine), make_cfg(tmp, "guest", engine, abandon_after=0)
+    host = Host(hc, QuickBot(engine, seed=1, colour="white"), "127.0.0.1", 0)
+    port = await host.start()
+    try:
+        quitter = asyncio.ensure_future(join(gc, QuitsAfterResigning(engine, seed=2, colour="black", after=1,
+                                                                     then="resign"), "127.0.0.1", port))
+        await asyncio.gather(quitter, return_exceptions=True)
+        assert quitter.cancelled()
+        kept = _messages(gc.active_wal(hc.identity.public_bytes))   # the resigner's log, awaiting the receipt
+        won = await host.wait(30)
+        again = await join(gc, Scripted(engine, seed=3, colour="black", after=1, then="resign"), "127.0.0.1", port)
+    finally:
+        await host.close()
+    return gc, kept, won, again
+
+
+def test_a_guest_that_resigns_and_quits_at_once_starts_a_new_game_next_time_RUL_53(tmp_path: Path) -> None:
+    """RUL-53 with docs/rulings.md N-6 (delivery): the guest resigns and quits before the host's
+    receipt; the host recorded the resignation, so when the guest joins again its hello names a game
+    the host holds no more: the guest finishes that log (its resignation in it) and connects again,
+    and a new game is played instead of "different unfinished games" refusing every join."""
+    gc, kept, won, again = run(_resign_then_quit(tmp_path))
+    assert [d for d, m in kept if isinstance(m, Resign)] == ["out"]
+    assert (won.status, won.outcome) == ("finished", "white") and "black resigned (RUL-53)" in won.reason
+    assert (again.status, again.outcome) == ("finished", "white"), again.reason
+    assert again.game_id != won.game_id
+    old = gc.games_dir / f"{won.match.chain_id.hex()[:16]}.finished.wal"
+    assert [(d, m) for d, m in _messages(old) if isinstance(m, Resign)] == \
+           [("out", m) for d, m in _messages(won.transcript) if isinstance(m, Resign)]
+    assert not list(gc.games_dir.glob("active-*"))
