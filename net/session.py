@@ -337,6 +337,9 @@ class GameConnection:
         if self.role == "host":
             await self.link.send(hello)
         ours = mine[0].chain_id if mine else None
+        if ours is None and peer.chain is not None and any(self.cfg.games_dir.glob(f"{peer.chain.hex()[:16]}.*.wal")):
+            return await self._end("refused", f"game {peer.chain.hex()[:12]} is over here (our log of it is "
+                                              "closed): nothing of it is left to resume")
         if ours != peer.chain:
             other = self._game_with_another_peer(peer.chain) if ours is None and peer.chain else None
             if other is not None and peer.chain is not None:
