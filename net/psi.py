@@ -25,9 +25,10 @@ from __future__ import annotations
 import hashlib
 import secrets
 import struct
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
@@ -37,7 +38,7 @@ from net.hidden_messages import (MAX_PSI_X, MAX_PSI_Z, PSI_MODES, PsiQuery, PsiR
                                  PsiReveal, PsiStep, PsiStepReply)
 
 __all__ = ["P", "Cell", "PsiError", "PsiAuditError", "PsiContext", "cell_u", "pad_u",
-           "Blinder", "check_u", "on_curve", "unblinds", "new_secrets", "PsiAsker", "PsiResponder",
+           "Blinder", "check_u", "on_curve", "unblinds", "warm", "new_secrets", "PsiAsker", "PsiResponder",
            "audit_exchange"]
 
 P = 2**255 - 19
@@ -192,6 +193,14 @@ class Blinder:
         self.scalar = scalar
         self._key = X25519PrivateKey.from_private_bytes(scalar)
         self._inverse: dict[bool, tuple[X25519PrivateKey, ...]] = {}
+        self._warming = getattr(_LOCAL, "warming", False)
+        if self._warming:
+            memo = _WARM.pop(scalar, None)
+            self._memo = _WARM[scalar] = {} if memo is None else memo
+            while len(_WARM) > WARM_SCALARS:
+                _WARM.pop(next(iter(_WARM)))
+        else:
+            self._memo = _WARM.pop(scalar, None) or {}
 
     def blind(self, u: bytes, what: str = "value") -> bytes:
         """X25519(scalar, u). :raises PsiError: ``u`` is not a canonical 32-byte u-coordinate
@@ -200,10 +209,24 @@ class Blinder:
             raise PsiError(f"{what}: a u-coordinate must be 32 bytes")
         if int.from_bytes(u, "little") >= P:
             raise PsiError(f"{what}: u-coordinate not reduced mod 2^255-19")
+        v = self._memo.get(u)
+        if v is not None:
+            return v
         try:
-            return self._key.exchange(X25519PublicKey.from_public_bytes(u))
+            v = self._key.exchange(X25519PublicKey.from_public_bytes(u))
         except ValueError:
             raise PsiError(f"{what}: point of small order (X25519 result is zero)") from None
+        if self._warming:
+            self._memo[u] = v
+        return v
+
+    def settle(self) -> None:
+        """A party built inside ``warm`` is used for the real run after all: its values are
+        its own now (nothing more is kept for a later ``Blinder``)."""
+        if self._warming:
+            self._warming = False
+            if _WARM.get(self.scalar) is self._memo:
+                del _WARM[self.scalar]
 
     def unblind(self, v: bytes, what: str = "value") -> bytes:
         """The inverse of ``blind`` on the prime-order subgroup: the u-coordinate ``w`` with
@@ -224,6 +247,32 @@ class Blinder:
         return v
 
 
+#: X25519 results computed ahead (``warm``): scalar -> {u: X25519(scalar, u)}, oldest first
+_WARM: dict[bytes, dict[bytes, bytes]] = {}
+_LOCAL = threading.local()      # .warming: inside ``warm`` on this thread
+#: how many exchanges' values ``warm`` keeps at most (a side warms one or two at a time)
+WARM_SCALARS = 8
+
+
+def warm(build: Callable[[], Any]) -> bool:
+    """Run ``build`` (the construction of an exchange's party and its first message, exactly as
+    the real run will do it) only to compute its ``Blinder.blind`` results now, off the critical
+    path (issue 10 item 6): they are kept by scalar and point, and the next ``Blinder`` of that
+    scalar takes them, so the real run blinds each of those points without an X25519 operation.
+    A value is ``X25519(scalar, u)``, a pure function of both: a point the real run blinds that
+    ``build`` did not (its state changed meanwhile) is computed then, so what is sent is the same
+    byte for byte, warmed or not. Only our own points are warmed (a peer's values are blinded as
+    they come). False if ``build`` failed: the real run, which raises what it must, comes later."""
+    _LOCAL.warming = True
+    try:
+        build()
+        return True
+    except Exception:   # noqa: BLE001  (speculative: the real run reports any error)
+        return False
+    finally:
+        _LOCAL.warming = False
+
+
 def new_secrets() -> tuple[bytes, bytes]:
     """A fresh (scalar, padding seed) for one side of one exchange, from ``secrets``."""
     return secrets.token_bytes(32), secrets.token_bytes(32)
@@ -235,11 +284,12 @@ UNBLIND_COST = 2.6
 
 
 def unblinds(size: int, z_size: int) -> bool:
-    """Whether the asker tests its ``size`` returned values by unblinding each (``y^(1/a)``
-    among the responder's ``z``) rather than raising the responder's ``z_size`` values to its
-    scalar (``y`` among ``z^a``): the cheaper of the two. The same matches either way (the
-    responder's values are X25519 outputs, of prime order); nothing sent changes. Public sizes
-    only, so the choice is the same on every run of the exchange."""
+    """Whether the asker tests its returned values by unblinding each (``y^(1/a)`` among the
+    responder's ``z``; at most ``size`` of them, only its own cells' in modes set and first)
+    rather than raising the responder's ``z_size`` values to its scalar (``y`` among ``z^a``):
+    the cheaper of the two at worst. The same matches either way for an honest responder (its
+    values are X25519 outputs, of prime order); nothing sent changes. Public sizes only, so the
+    choice is the same on every run of the exchange (the audit's re-run too)."""
     return UNBLIND_COST * size < z_size
 
 
@@ -340,6 +390,11 @@ class PsiAsker:
                 return
             self._hit_j.append(j)
         elif self._z_pos is not None:
+            # modes set and first: position i is the asker's own, padding is not tested (it
+            # cannot match an honest set; a responder that made it match changed nothing the
+            # asker learns, and the audit names its y as not x^b). Mode count: sorted, all tested.
+            if self.mode != "count" and not (i < len(self.cells) and (self.mode != "first" or self.first is None)):
+                return
             j = self._z_pos.get(self.blinder.unblind(y, f"y[{i}]"))
             if j is None:
                 return

@@ -113,21 +113,26 @@ def test_hq1_first_and_hq12_count_give_the_same_answers_by_either_method():
     assert outs[0][0] == 1 and outs[0][2] == 2
 
 
-def test_a_responder_whose_y_is_one_of_its_z_is_caught_at_the_padding_it_matches():
-    """A lying responder answers the asker's padding position with a value of its own set: the
-    unblinding asker sees padding match (impossible honestly) and refuses the exchange."""
+def test_a_responder_that_makes_padding_match_changes_nothing_and_the_audit_names_it():
+    """A lying responder answers an asker's padding position with a value of its own set (the
+    asker-blinded z[0]). The unblinding asker does not test padding: its result is the honest one
+    (its one square, in the zone); the audit (RUL-37) names the responder's y as not x^b."""
+    from net.psi import PsiAuditError
     ctx = PsiContext(GAME, 9, 4, "HQ-10", "B")
     rng = random.Random(2)
-    asker = PsiAsker(ctx, "set", MINE[:1], 12, ROOT_A, ROOT_B, rng.randbytes(32), rng.randbytes(32))
-    lie_b = rng.randbytes(32)
-    resp = PsiResponder(ctx, "set", 12, ZONE, 100, ROOT_B, lie_b, rng.randbytes(32))
-    reply = resp.on_query(asker.query())
-    # y[5] (padding) replaced by the asker-blinded form of the responder's z[0]
-    fake = Blinder(asker.blinder.scalar).blind(reply.z[0])
+    a_secret, b_secret = (rng.randbytes(32), rng.randbytes(32)), (rng.randbytes(32), rng.randbytes(32))
+    asker = PsiAsker(ctx, "set", MINE[:1], 12, ROOT_A, ROOT_B, *a_secret)
+    resp = PsiResponder(ctx, "set", 12, ZONE, 100, ROOT_B, *b_secret)
+    q = asker.query()
+    reply = resp.on_query(q)
     y = list(reply.y)
-    y[5] = fake
-    with pytest.raises(PsiError, match="padding yet matched"):
-        asker.on_reply(PsiReply(reply.qid, reply.root, reply.z, y), 100)
+    y[5] = Blinder(a_secret[0]).blind(reply.z[0])
+    lie = PsiReply(reply.qid, reply.root, reply.z, y)
+    result = asker.on_reply(lie, 100)
+    assert asker.matched == [0] and result.count == 1
+    with pytest.raises(PsiAuditError) as err:
+        audit_exchange(ctx, q, lie, [], [], result, MINE[:1], asker.reveal(), ZONE, resp.reveal())
+    assert err.value.check == "responder-blinding"
 
 
 def test_a_small_order_value_in_the_responders_set_is_refused_by_the_unblinding_asker():
