@@ -8,6 +8,7 @@ both audits must pass. 00/HQ-10 (the zone test), 00/HQ-17 and RUL-37 (the audit)
 """
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Any
 
@@ -94,3 +95,48 @@ def test_a_failing_warm_build_is_swallowed_and_the_real_build_still_raises() -> 
     assert psi.warm(build) is False
     with pytest.raises(psi.PsiError, match="do not fit"):
         build()
+
+
+class ShrinkingViewer(HiddenLockstep):
+    """A lying peer: its zone set (the responder of the other side's zone test, the party computed
+    ahead after its own send) leaves out one square of its zone (HQ-10)."""
+
+    lied = 0
+
+    def _zone_responder(self, qid: int, root: bytes) -> Any:
+        zr = super()._zone_responder(qid, root)
+        if zr.cells:
+            cells = zr.cells[1:]
+            zr.psi = psi.PsiResponder(zr.rec.ctx, "set", zr.size, cells, zr.psi.z_size, root,
+                                      *self._secret(self.them, qid, "responder"))
+            zr.cells = cells
+            if not getattr(psi._LOCAL, "warming", False):
+                ShrinkingViewer.lied += 1
+        return zr
+
+
+def test_hq10_a_viewer_that_shrinks_its_warmed_zone_set_is_named_by_the_audit() -> None:
+    """HQ-10, RUL-37: White's zone sets leave a square out; with the speed-ups on (White's set
+    warmed after its own send, never kept since its build is overridden) Black's audit, the
+    honest re-run of White with its opened secret, names White's signed 'psi-reply' and its z."""
+    ShrinkingViewer.lied = 0
+    gid = hashlib.sha256(b"warm liar game").digest()
+    pair = HiddenPair(engine, engine.Options(), machines={
+        "white": ShrinkingViewer(engine, engine.Options(), "white", gid, seed=hashlib.sha256(b"w").digest()),
+        "black": HiddenLockstep(engine, engine.Options(), "black", gid, seed=hashlib.sha256(b"b").digest())})
+    rng = random.Random(7)
+    n = 0
+    while pair.mover is not None and not pair.stops and n < 30:
+        m = pair.machines[pair.mover]
+        legal = engine.legal_actions(m.state_value)
+        ends = [a for a in legal if isinstance(a, engine.EndTurn)]
+        pair.act(engine.format_action(ends[0] if ends and rng.random() < 0.5 else rng.choice(legal)), legal=True)
+        n += 1
+    assert ShrinkingViewer.lied > 0
+    assert pair.machines["white"]._warm_zr is None          # an overridden build is never kept
+    honest = pair.machines["black"]
+    if not pair.stops:
+        pair.command(pair.mover, pair.machines[pair.mover].resign())
+    assert honest.verdict is not None and not honest.verdict.ok, pair.stops
+    assert "'psi-reply' of PSI exchange" in honest.verdict.report and "differs in z" in honest.verdict.report, \
+        honest.verdict.report
