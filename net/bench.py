@@ -20,7 +20,10 @@ peer's (its ``shown`` in), both read from perf_counter, the machine's one monoto
 two processes. The figures are given for every action, for the quiet public Moves of
 docs/rulings.md P-10 (no zone test) and for those of them that asked no question (nothing
 hidden exchanged at all); ``--compare`` also plays every game with P-10 off in both processes
-(same seeds, alternating game by game), ``--moves P`` has the bots play a Move with chance P.
+(same seeds, alternating game by game), ``--moves P`` has the bots play a Move with chance P;
+``--compare-psi`` also plays every game with the PSI speed-ups of issue 10 item 6 off (the
+asker raising the responder's whole set instead of unblinding, no zone-test values computed
+ahead: the PSI computation as before them; the same bytes travel).
 """
 from __future__ import annotations
 
@@ -61,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
                       help="the chance that a bot plays a Move when it has one (0: engine.random_action)")
     peer.add_argument("--quiet", type=int, choices=[0, 1], default=1,
                       help="the quiet-Move shortcut of docs/rulings.md P-10 (both peers alike)")
+    peer.add_argument("--psi-fast", type=int, choices=[0, 1], default=1,
+                      help="the PSI speed-ups (unblinding, values computed ahead; both peers alike)")
     peer.add_argument("--actions", type=int, default=RESIGN_AFTER,
                       help="the guest resigns once it has taken this many actions (RUL-53)")
     anchor = sub.add_parser("anchor", help="(internal) one end of the signed TLS round-trip anchor")
@@ -78,25 +83,29 @@ def main(argv: list[str] | None = None) -> int:
                         help="bots that play a Move with this chance when they have one (more public Moves)")
     parser.add_argument("--compare", action="store_true",
                         help="also play each game without the quiet-Move shortcut (P-10), side by side")
+    parser.add_argument("--compare-psi", action="store_true",
+                        help="also play each game with the PSI speed-ups off (as before them), side by side")
     args = parser.parse_args(argv)
     if args.mode == "peer":
         return asyncio.run(_peer(args))
     if args.mode == "anchor":
         return asyncio.run(_anchor(args))
-    results = run_bench(args.games, args.netns, args.compare, args.moves)
+    results = run_bench(args.games, args.netns, args.compare, args.moves, args.compare_psi)
     print(json.dumps(results, indent=2) if args.json else format_results(results))
     return 0
 
 
-#: the configurations a link runs: (label, WAL fsync, quiet-Move shortcut P-10)
+#: the configurations a link runs: (label, WAL fsync, quiet-Move shortcut P-10[, PSI speed-ups])
 SHIPPED = ("shipped (fsync on, P-10 on)", 1, 1)
 CONFIGS = (SHIPPED, ("fsync off", 0, 1))
 WITHOUT_P10 = ("without P-10 (fsync on)", 1, 0)
+SLOW_PSI = ("PSI speed-ups off (fsync on, P-10 on)", 1, 1, 0)
 
 
-def run_bench(games: int, netns: bool, compare: bool = False, moves: float = 0.0) -> dict[str, Any]:
+def run_bench(games: int, netns: bool, compare: bool = False, moves: float = 0.0,
+              compare_psi: bool = False) -> dict[str, Any]:
     """Figures per link and configuration: {link: {label: {...}}} (times in ms)."""
-    configs = CONFIGS + ((WITHOUT_P10,) if compare else ())
+    configs = CONFIGS + ((WITHOUT_P10,) if compare else ()) + ((SLOW_PSI,) if compare_psi else ())
     results: dict[str, Any] = {"load": {"before": _load()}, "moves": moves}
     if netns:
         with _netns_module().netns_pair(prefix="wecn") as pair:
@@ -168,16 +177,16 @@ def _stats(values: list[float]) -> dict[str, Any]:
     return {"actions": len(values), "median_ms": statistics.median(values) * 1e3, "p99_ms": _pct(values, 99) * 1e3}
 
 
-def _link(pair: Any, games: int, configs: tuple[tuple[str, int, int], ...], moves: float = 0.0) -> dict[str, Any]:
+def _link(pair: Any, games: int, configs: tuple[tuple[Any, ...], ...], moves: float = 0.0) -> dict[str, Any]:
     """The anchor runs before and after every game (interleaved, so a machine whose load changes
     during the run weighs on both alike); its figures are over all those round trips. The
     configurations alternate game by game (same seeds), so they are measured side by side."""
     rtts = _anchor_run(pair)
     out: dict[str, Any] = {"engine_check": _engine_check(11), "configs": {}}
-    runs: dict[str, list[dict[str, Any]]] = {label: [] for label, _, _ in configs}
+    runs: dict[str, list[dict[str, Any]]] = {c[0]: [] for c in configs}
     for n in range(games):
-        for label, sync, quiet in configs:
-            runs[label].append(_game(pair, sync, quiet, seed=11 + 2 * n, moves=moves))
+        for label, sync, quiet, *fast in configs:
+            runs[label].append(_game(pair, sync, quiet, seed=11 + 2 * n, moves=moves, psi_fast=fast[0] if fast else 1))
             rtts += _anchor_run(pair)
     for label, rs in runs.items():
         rows = [x for r in rs for x in r["actions"]]
@@ -193,12 +202,13 @@ def _link(pair: Any, games: int, configs: tuple[tuple[str, int, int], ...], move
     return out
 
 
-def _game(pair: Any, sync: int, quiet: int, seed: int, moves: float = 0.0) -> dict[str, Any]:
+def _game(pair: Any, sync: int, quiet: int, seed: int, moves: float = 0.0, psi_fast: int = 1) -> dict[str, Any]:
     """One fresh pair of installations: pair, handshakes, a bot game; per action of either side:
     taken -> applied by its mover, and -> applied on both sides (the later of the mover's and the
     peer's "applied", both on the one monotonic clock of this machine: perf_counter)."""
     with tempfile.TemporaryDirectory() as tmp:
-        h, g = play_pair("net.bench", pair, tmp, seed, ["--sync", str(sync), "--quiet", str(quiet), "--moves", str(moves)], wait=30)
+        h, g = play_pair("net.bench", pair, tmp, seed, ["--sync", str(sync), "--quiet", str(quiet), "--moves", str(moves),
+                                                             "--psi-fast", str(psi_fast)], wait=30)
         if g["status"] != "finished" or h["status"] != "finished":
             raise SystemExit(f"benchmark game did not finish: host {h['status']}, guest {g['status']}")
         rows = []
@@ -358,6 +368,10 @@ async def _peer(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.ERROR)
     HiddenLockstep.quiet_moves = bool(args.quiet)
+    if not args.psi_fast:
+        from net import psi
+        psi.UNBLIND_COST = float("inf")
+        HiddenLockstep.psi_warm = False
 
     async def yes(code: str, name: str) -> bool:
         return True

@@ -201,6 +201,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
                 out = handler(self, msg, secrets)
                 if own:
                     self._prepare_root()
+                    self._psi_warm(msg)
                 return out
         except (ProtocolError, ValueError) as exc:
             return self._evidence(str(exc), own, msg)

@@ -30,12 +30,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.partial import Zones
+from engine.state import serialise
 from net import hidden_engine as he
 from net import hidden_psi as hp
+from net import psi
 from net.errors import ProtocolError
 from net.hidden_messages import PsiQuery, PsiReply, PsiStep, PsiStepReply
 from net.hidden_quiet import kept_tests
-from net.hidden_wire import HiddenQuery
+from net.hidden_wire import HiddenEvent, HiddenQuery
 from net.hidden_wire_psi import ZONE_N, HiddenPsi, psi_envelope, psi_messages
 from net.outputs import Output, Send
 
@@ -77,6 +79,9 @@ class PsiPlay:
     #: P-10 on (as shipped); ``net.bench --compare`` turns it off in both peer processes to measure
     #: the event without it in the same run (both sides must agree, like the protocol version)
     quiet_moves: bool = True
+    #: compute our next zone-test party's blindings right after our own send (``_psi_warm``);
+    #: ``net.bench --compare-psi`` turns it off (with ``net.psi.UNBLIND_COST``) to measure main's way
+    psi_warm: bool = True
     #: (asker, qid) -> (PsiContext, this side's cells) of every exchange this side took part in
     #: (instrumentation for the leak tests: what must never appear in clear in its messages)
     psi_cells: dict[tuple[str, int], tuple[Any, tuple[Any, ...]]]
@@ -93,6 +98,8 @@ class PsiPlay:
         self.zone_caps = hp.zone_caps(self.start)                      # type: ignore[attr-defined]
         self.zone_tags = hp.zones_in_play(self.start.options)          # type: ignore[attr-defined]
         self.psi_kinds: dict[str, int] = {}   # PSI questions asked by kind (first, lock...)
+        #: ((qid, our state's bytes), ZoneResponder) built ahead by ``_warm_responder``
+        self._warm_zr: tuple[tuple[int, bytes], hp.ZoneResponder] | None = None
         for k in ("psi_questions", "psi_follow_ups", "zone_tests", "psi_messages", "quiet_events",
                   "kept_zone_tests"):
             self.stats[k] = 0   # type: ignore[attr-defined]
@@ -127,6 +134,57 @@ class PsiPlay:
                 x.psi.use_oracle(*kept)
 
     # ---- hooks the machine calls ----
+
+    def _psi_warm(self, msg: Any) -> None:
+        """Our message ``msg`` was just sent (``feed`` of our own message): compute the blindings
+        of our next zone-test party now (``net.psi.warm``), while the peer works and the message
+        travels, instead of when the peer's next message needs them (issue 10 item 6):
+
+        * resolver, after ``event``: our ``ZoneResponder`` for the owner's zone test, which the
+          owner's ``psi{psi-query}`` comes for (100 squares per zone, padded);
+        * resolver, after our zone-test reply: our ``ZoneAsker``'s query, which the ``ack`` calls for;
+        * owner, after our zone-test query: our ``ZoneResponder`` for the resolver's test after
+          our ``ack``.
+        Skipped where P-10 keeps that test. What is sent is the same byte for byte (only our own
+        points, a pure function of the scalar); a state that changed meanwhile only misses."""
+        cur = self.cur                                                 # type: ignore[attr-defined]
+        if not self.psi_warm or not self.psi_on or not self.zone_tags or cur is None:
+            return
+        qid = self.ev * QID_EV + ZONE_N                                # type: ignore[attr-defined]
+        root = self._peer_root_bytes()
+        pe = cur.psi
+        if cur.role == "resolver":
+            if isinstance(msg, HiddenEvent) and not cur.keep_o:
+                self._warm_responder(qid, root)
+            elif (isinstance(msg, HiddenPsi) and msg.n == ZONE_N and pe is not None and not pe.acked
+                  and not cur.keep_r):
+                psi.warm(lambda: self._zone_asker(qid, root).start())
+        elif (isinstance(msg, HiddenPsi) and msg.n == ZONE_N and pe is not None and pe.za is not None
+              and not pe.acked and not cur.keep_r):
+            self._warm_responder(qid, root)
+
+    def _warm_responder(self, qid: int, root: bytes) -> None:
+        """Build our ``ZoneResponder`` for exchange ``qid`` now (``_psi_warm``). It is kept
+        with our whole state's bytes: the zone answer takes it if our state is still the same
+        (a pure function of it, the exchange and our secret; the reply's root is set then),
+        else builds its own from the values warmed. A build overridden by a subclass (a test's
+        lying peer) is only warmed, never kept."""
+        box: list[hp.ZoneResponder] = []
+        self._warm_zr = None
+        if psi.warm(lambda: box.append(self._zone_responder(qid, root))) \
+                and type(self)._zone_responder is PsiPlay._zone_responder:
+            self._warm_zr = ((qid, serialise(self.side.state)), box[0])   # type: ignore[attr-defined]
+
+    def _answering_responder(self, qid: int, root: bytes) -> hp.ZoneResponder:
+        """Our ``ZoneResponder`` for the peer's zone test ``qid``: the one built ahead when our
+        state has not changed since (``_warm_responder``), else a new one."""
+        warmed, self._warm_zr = self._warm_zr, None
+        if warmed is not None and warmed[0] == (qid, serialise(self.side.state)):   # type: ignore[attr-defined]
+            zr = warmed[1]
+            zr.psi.root = root
+            zr.psi.blinder.settle()
+            return zr
+        return self._zone_responder(qid, root)
 
     def _psi_disclosed(self, det: Zones) -> Zones:
         """The ``Detectors`` an ``event`` or ``ack`` carries: with PSI only the lock targets."""
@@ -359,7 +417,7 @@ class PsiPlay:
             raise ProtocolError(f"the peer's zone test of event {self.ev} is out of place or misnumbered")  # type: ignore[attr-defined]
         pe.zone_answered = True
         rn, root, phash = self._stamp()                                # type: ignore[attr-defined]
-        zr = self._zone_responder(qid, root)
+        zr = self._answering_responder(qid, root)
         self._keep(self.them, zr)                                      # type: ignore[attr-defined]
         return self._env(ZONE_N, zr.on_message(q), None, (rn, root, phash))
 

@@ -25,9 +25,10 @@ from __future__ import annotations
 import hashlib
 import secrets
 import struct
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
@@ -37,7 +38,8 @@ from net.hidden_messages import (MAX_PSI_X, MAX_PSI_Z, PSI_MODES, PsiQuery, PsiR
                                  PsiReveal, PsiStep, PsiStepReply)
 
 __all__ = ["P", "Cell", "PsiError", "PsiAuditError", "PsiContext", "cell_u", "pad_u",
-           "Blinder", "new_secrets", "PsiAsker", "PsiResponder", "audit_exchange"]
+           "Blinder", "check_u", "on_curve", "unblinds", "warm", "new_secrets", "PsiAsker", "PsiResponder",
+           "audit_exchange"]
 
 P = 2**255 - 19
 Cell = tuple[int, int, str]
@@ -49,6 +51,70 @@ SMALL_ORDER = frozenset({
     325606250916557431795983626356110631294008115727848805560023387167927233504,
     39382357235489614581723060781553021112529911719440698176882885853963445705823,
 })
+
+
+#: the prime orders of the large subgroups of the curve (order 8 L_CURVE) and of its twist
+#: (order 4 L_TWIST = 2 (p + 1) - 8 L_CURVE)
+L_CURVE = 2**252 + 27742317777372353535851937790883648493
+L_TWIST = (2 * (P + 1) - 8 * L_CURVE) // 4
+_A = 486662
+
+
+def _jacobi(a: int, n: int) -> int:
+    """The Jacobi symbol (a/n) for odd n > 0 (binary algorithm; a Legendre symbol for n = p,
+    three times faster here than Euler's criterion with ``pow``)."""
+    a %= n
+    t = 1
+    while a:
+        z = (a & -a).bit_length() - 1
+        if z:
+            a >>= z
+            if z & 1 and n & 7 in (3, 5):
+                t = -t
+        if a & n & 3 == 3:
+            t = -t
+        a, n = n % a, a
+    return t if n == 1 else 0
+
+
+def on_curve(u: int) -> bool:
+    """Whether u-coordinate ``u`` is a point of Curve25519 (else of its twist): u^3 + A u^2 + u
+    is a square mod p (0, the point of order 2, counts as the curve)."""
+    return _jacobi((u * u * u + _A * u * u + u) % P, P) != -1
+
+
+def _clamp(scalar: bytes) -> int:
+    """X25519's clamping (RFC 7748 §5): bits 0-2 and 255 cleared, bit 254 set."""
+    return (int.from_bytes(scalar, "little") & ~7 & ((1 << 255) - 1)) | (1 << 254)
+
+
+def _as_clamped(t: int, order: int) -> int | None:
+    """A clamped scalar (a multiple of 8 in [2^254, 2^255)) congruent to ``t`` mod ``order``, or
+    None: by the CRT it is unique mod 8 x order, so one exists for about half of the ``t``
+    (a quarter on the twist)."""
+    m = 8 * order
+    c = 8 * (t * pow(8, -1, order) % order)
+    c += -((c - (1 << 254)) // m) * m if c < 1 << 254 else 0
+    return c if (1 << 254) <= c < (1 << 255) else None
+
+
+def _inverse_chain(scalar: bytes, order: int) -> tuple[X25519PrivateKey, ...]:
+    """X25519 keys whose scalars multiply to the inverse of ``scalar``'s clamped value mod
+    ``order``: one when the inverse has a clamped form, else a public constant's and the rest's
+    (the first of ``_UNBLIND_STEPS`` whose rest has one). Pure: nothing of it is sent."""
+    inv = pow(_clamp(scalar), -1, order)
+    c = _as_clamped(inv, order)
+    if c is not None:
+        return (X25519PrivateKey.from_private_bytes(c.to_bytes(32, "little")),)
+    for s1 in _UNBLIND_STEPS:
+        c = _as_clamped(inv * pow(s1, -1, order) % order, order)
+        if c is not None:
+            return (X25519PrivateKey.from_private_bytes(s1.to_bytes(32, "little")),
+                    X25519PrivateKey.from_private_bytes(c.to_bytes(32, "little")))
+    raise PsiError("no inverse scalar found (probability below 2^-200)")  # pragma: no cover
+
+
+_UNBLIND_STEPS = tuple(_clamp(hashlib.sha256(b"wec/psi-unblind/v1" + bytes([i])).digest()) for i in range(256))
 
 
 class PsiError(ProtocolError):
@@ -105,6 +171,19 @@ def pad_u(ctx: PsiContext, seed: bytes, role: str, j: int) -> bytes:
                    _U32.pack(j))
 
 
+def check_u(u: bytes, what: str = "value") -> int:
+    """``u`` as an integer. :raises PsiError: not a canonical 32-byte u-coordinate, or one of
+    the points of small order (what X25519 maps to zero)."""
+    if not (isinstance(u, bytes) and len(u) == 32):
+        raise PsiError(f"{what}: a u-coordinate must be 32 bytes")
+    n = int.from_bytes(u, "little")
+    if n >= P:
+        raise PsiError(f"{what}: u-coordinate not reduced mod 2^255-19")
+    if n in SMALL_ORDER:
+        raise PsiError(f"{what}: point of small order (X25519 result is zero)")
+    return n
+
+
 class Blinder:
     """A secret X25519 scalar (clamped by X25519 itself) that blinds u-coordinates."""
 
@@ -113,6 +192,15 @@ class Blinder:
             raise PsiError("blinding scalar must be 32 bytes")
         self.scalar = scalar
         self._key = X25519PrivateKey.from_private_bytes(scalar)
+        self._inverse: dict[bool, tuple[X25519PrivateKey, ...]] = {}
+        self._warming = getattr(_LOCAL, "warming", False)
+        if self._warming:
+            memo = _WARM.pop(scalar, None)
+            self._memo = _WARM[scalar] = {} if memo is None else memo
+            while len(_WARM) > WARM_SCALARS:
+                _WARM.pop(next(iter(_WARM)))
+        else:
+            self._memo = _WARM.pop(scalar, None) or {}
 
     def blind(self, u: bytes, what: str = "value") -> bytes:
         """X25519(scalar, u). :raises PsiError: ``u`` is not a canonical 32-byte u-coordinate
@@ -121,15 +209,88 @@ class Blinder:
             raise PsiError(f"{what}: a u-coordinate must be 32 bytes")
         if int.from_bytes(u, "little") >= P:
             raise PsiError(f"{what}: u-coordinate not reduced mod 2^255-19")
+        v = self._memo.get(u)
+        if v is not None:
+            return v
         try:
-            return self._key.exchange(X25519PublicKey.from_public_bytes(u))
+            v = self._key.exchange(X25519PublicKey.from_public_bytes(u))
         except ValueError:
             raise PsiError(f"{what}: point of small order (X25519 result is zero)") from None
+        if self._warming:
+            self._memo[u] = v
+        return v
+
+    def settle(self) -> None:
+        """A party built inside ``warm`` is used for the real run after all: its values are
+        its own now (nothing more is kept for a later ``Blinder``)."""
+        if self._warming:
+            self._warming = False
+            if _WARM.get(self.scalar) is self._memo:
+                del _WARM[self.scalar]
+
+    def unblind(self, v: bytes, what: str = "value") -> bytes:
+        """The inverse of ``blind`` on the prime-order subgroup: the u-coordinate ``w`` with
+        ``blind(w) == v`` when ``v`` is ``blind`` of a point whose order is prime (every value
+        X25519 outputs: its clamped scalars are multiples of 8, the cofactor). One or two X25519
+        operations with the scalars of ``_inverse_chain``; ``v`` on the curve or the twist
+        (``on_curve``) picks the subgroup order. :raises PsiError: as ``blind``."""
+        n = check_u(v, what)
+        curve = on_curve(n)
+        chain = self._inverse.get(curve)
+        if chain is None:
+            chain = self._inverse[curve] = _inverse_chain(self.scalar, L_CURVE if curve else L_TWIST)
+        try:
+            for key in chain:
+                v = key.exchange(X25519PublicKey.from_public_bytes(v))
+        except ValueError:
+            raise PsiError(f"{what}: point of small order (X25519 result is zero)") from None
+        return v
+
+
+#: X25519 results computed ahead (``warm``): scalar -> {u: X25519(scalar, u)}, oldest first
+_WARM: dict[bytes, dict[bytes, bytes]] = {}
+_LOCAL = threading.local()      # .warming: inside ``warm`` on this thread
+#: how many exchanges' values ``warm`` keeps at most (a side warms one or two at a time)
+WARM_SCALARS = 8
+
+
+def warm(build: Callable[[], Any]) -> bool:
+    """Run ``build`` (the construction of an exchange's party and its first message, exactly as
+    the real run will do it) only to compute its ``Blinder.blind`` results now, off the critical
+    path (issue 10 item 6): they are kept by scalar and point, and the next ``Blinder`` of that
+    scalar takes them, so the real run blinds each of those points without an X25519 operation.
+    A value is ``X25519(scalar, u)``, a pure function of both: a point the real run blinds that
+    ``build`` did not (its state changed meanwhile) is computed then, so what is sent is the same
+    byte for byte, warmed or not. Only our own points are warmed (a peer's values are blinded as
+    they come). False if ``build`` failed: the real run, which raises what it must, comes later."""
+    _LOCAL.warming = True
+    try:
+        build()
+        return True
+    except Exception:   # noqa: BLE001  (speculative: the real run reports any error)
+        return False
+    finally:
+        _LOCAL.warming = False
 
 
 def new_secrets() -> tuple[bytes, bytes]:
     """A fresh (scalar, padding seed) for one side of one exchange, from ``secrets``."""
     return secrets.token_bytes(32), secrets.token_bytes(32)
+
+
+#: the cost of one ``Blinder.unblind`` in X25519 operations (the Jacobi symbol is about one,
+#: the inverse takes 1.5 on the curve and 1.75 on the twist on average); measured here
+UNBLIND_COST = 2.6
+
+
+def unblinds(size: int, z_size: int) -> bool:
+    """Whether the asker tests its returned values by unblinding each (``y^(1/a)`` among the
+    responder's ``z``; at most ``size`` of them, only its own cells' in modes set and first)
+    rather than raising the responder's ``z_size`` values to its scalar (``y`` among ``z^a``):
+    the cheaper of the two at worst. The same matches either way for an honest responder (its
+    values are X25519 outputs, of prime order); nothing sent changes. Public sizes only, so the
+    choice is the same on every run of the exchange (the audit's re-run too)."""
+    return UNBLIND_COST * size < z_size
 
 
 class PsiAsker:
@@ -161,6 +322,8 @@ class PsiAsker:
         #: the audit's shortcut (``use_oracle``): the responder's own record of this exchange
         self.oracle: tuple[list[bytes], dict[Cell, int]] | None = None
         self._oracle_on = False
+        #: the reply's set by value -> position, when this asker unblinds (``unblinds``)
+        self._z_pos: dict[bytes, int] | None = None
 
     def use_oracle(self, z: Sequence[bytes], cell_of: Sequence[Cell | None]) -> None:
         """The audit's re-run of this asker (``net.hidden_audit``): the responder of the exchange
@@ -197,6 +360,11 @@ class PsiAsker:
         if self.oracle is not None and self.oracle[0] == list(reply.z):
             self._oracle_on = True
             self.zs = frozenset(reply.z)          # marks the reply as taken
+        elif unblinds(self.size, z_size):
+            for j, z in enumerate(reply.z):
+                check_u(z, f"z[{j}]")
+            self._z_pos = {z: j for j, z in enumerate(reply.z)}
+            self.zs = frozenset(reply.z)
         else:
             self.z_list = [self.blinder.blind(z, f"z[{j}]") for j, z in enumerate(reply.z)]
             self.zs = frozenset(self.z_list)
@@ -221,6 +389,16 @@ class PsiAsker:
             if j is None:
                 return
             self._hit_j.append(j)
+        elif self._z_pos is not None:
+            # modes set and first: position i is the asker's own, padding is not tested (it
+            # cannot match an honest set; a responder that made it match changed nothing the
+            # asker learns, and the audit names its y as not x^b). Mode count: sorted, all tested.
+            if self.mode != "count" and not (i < len(self.cells) and (self.mode != "first" or self.first is None)):
+                return
+            j = self._z_pos.get(self.blinder.unblind(y, f"y[{i}]"))
+            if j is None:
+                return
+            self._hit_j.append(j)
         elif y not in self.zs:
             return
         else:
@@ -240,7 +418,8 @@ class PsiAsker:
         if self.mode == "first" and self.i < self.size:
             return PsiStep(self.ctx.qid, self.i, self._x(self.i))
         hits = [] if self.mode == "count" else \
-            sorted(self._hit_j if self._oracle_on else [self.z_list.index(y) for y in self._hit_y])
+            sorted(self._hit_j if self._oracle_on or self._z_pos is not None
+                   else [self.z_list.index(y) for y in self._hit_y])
         self.result = PsiResult(self.ctx.qid, hits, self.count)
         return self.result
 
