@@ -60,6 +60,9 @@ def audit_log(engine: ModuleType, path: Path) -> LogAudit:
         if not result["ours"] and fault is None:
             return LogAudit(False, f"the log accepts a breach claim that its replay does not find: "
                                    f"{result['detail']}", play.index)
+        verdict = getattr(play, "verdict", None)
+        if verdict is not None and not verdict.ok:   # the audit found the breach: it fails, as at the end of play
+            return LogAudit(False, f"{verdict.report}; the game ended by breach: {result['detail']}", play.index)
         return LogAudit(None, f"no audit in this log: the game ended by breach, and the replay of the signed "
                               f"transcript finds the same fault: {result['detail']}", play.index)
     verdict = getattr(play, "verdict", None)

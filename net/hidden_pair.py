@@ -36,6 +36,9 @@ class HiddenPair:
         self.wire: list[tuple[str, Message]] = []
         self.events: dict[str, list[Event]] = {"white": [], "black": []}
         self.stops: list[tuple[str, str]] = []
+        #: who caught a lie, in order: a side's stop, or its win by breach with the claim's detail
+        #: (docs/rulings.md N-6: the catcher wins, the accused's honest machine then stops)
+        self.caught: list[tuple[str, str]] = []
         self._queue: deque[tuple[str, Send]] = deque()
         #: ``tap(sender, message) -> message`` changes what the receiver gets (a lying peer in tests)
         self.tap: Callable[[str, Message], Message] | None = None
@@ -74,5 +77,8 @@ class HiddenPair:
                 self._queue.append((colour, o))
             elif isinstance(o, Event):
                 self.events[colour].append(o)
+                if o.kind == "game-over" and o.data.get("ending") == "breach" and o.data["outcome"] == colour:
+                    self.caught.append((colour, o.data["detail"]))
             elif isinstance(o, Stop):
                 self.stops.append((colour, o.reason))
+                self.caught.append((colour, o.reason))

@@ -26,6 +26,7 @@ rebuilds it after a crash. Drive two machines in-process with ``net.hidden_pair`
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable
@@ -180,6 +181,10 @@ class HiddenLockstep(PsiPlay, Lockstep):
                                                  (isinstance(msg, Claim) and msg.kind == "audit")):
             return []   # crossed the end of the audit (e.g. openings that came after an audit claim)
         self.transcript.append((own, -1 if own else self.peer_seen - 1, msg))
+        if isinstance(msg, Claim) and msg.kind == "breach":
+            if own and self.verdict is not None and not self.verdict.ok:
+                self.result = None   # N-6: the breach the audit found replaces the ending it audited
+            return self._claim(own, msg)
         if self.own_fault is not None:
             return super().feed(own, msg, secrets)   # only the peer's breach claim follows (N-6)
         if isinstance(msg, _OMNISCIENT) and self.result is None and not self.ended:
@@ -621,11 +626,20 @@ class HiddenLockstep(PsiPlay, Lockstep):
         for i, t in self.verdict.peer_actions.items():
             if i < len(self.history) and self.history[i] == "?":
                 self.history[i] = t
-        self.state = PlayState.FINISHED if self.verdict.ok else PlayState.BROKEN
+        self.state = PlayState.FINISHED
         out: list[Output] = [Event("audit", {"ok": self.verdict.ok, "report": self.verdict.report,
                                              "history": list(self.history)})]
         if not self.verdict.ok:
-            return out + [Stop(f"audit failed: {self.verdict.report}")]
+            # N-6: a signed message of the peer is false by the honest re-run of its own opened
+            # secrets, which anyone holding our log repeats (``wec audit LOG``): it loses by breach.
+            # A failure the report does not pin on a message of the peer's (our own final state, our
+            # own action refused by the replay: what a liar's own audit finds) stops the game.
+            found = _PEER_MESSAGE.search(self.verdict.report)
+            if found is None:
+                self.state = PlayState.BROKEN
+                return out + [Stop(f"audit failed: {self.verdict.report}")]
+            detail = f"audit failed: {self.verdict.report[:180]}, proven by signed message #{found.group(1)}"
+            return out + [Send(Claim("breach", self.turn, self.index, self.peer_seen, detail[:256]))]
         h = self.final_hash or self.engine.state_hash(self.side.state)
         if self.result is not None:
             r = self.result
@@ -726,13 +740,21 @@ class HiddenLockstep(PsiPlay, Lockstep):
         return [Event("undo-answer", {"accept": True, "index": self.index})]
 
     def _evidence(self, reason: str, own: bool, msg: Message) -> list[Output]:
-        self.state = PlayState.BROKEN
+        """A hidden-play check failed on ``msg``. The peer's message loses it the game by breach
+        (N-6: a false leaf opening, a root where none may change, a message out of its place in
+        the exchange, a public rule broken), except a public-hash difference, which may be a bug
+        of ours and stops the game with the signed message kept; so does a fault of our own."""
         seq = self.peer_seen - 1
         where = f"event {self.ev}, action {self.index}, turn {self.turn}"
         detail = f"{reason} ({where}; {'our' if own else 'the peer'}'s {msg.TAG!r} message" + \
                  ("" if own else f" seq {seq}") + ")"
-        return [Event("hidden-evidence", {"reason": reason, "where": where, "tag": msg.TAG,
-                                          "seq": None if own else seq}), Stop(detail)]
+        out: list[Output] = [Event("hidden-evidence", {"reason": reason, "where": where, "tag": msg.TAG,
+                                                       "seq": None if own else seq})]
+        if own or "(public hash)" in reason:
+            self.state = PlayState.BROKEN
+            return out + [Stop(detail)]
+        tail = f" ({where}; the peer's {msg.TAG!r} message seq {seq}), proven by signed message #{seq}"
+        return out + [Send(Claim("breach", self.turn, self.index, self.peer_seen, reason[:256 - len(tail)] + tail))]
 
 
 HiddenLockstep.honest_class = HiddenLockstep   # what the audit re-runs of the peer (also under a liar subclass)
@@ -757,6 +779,9 @@ def _other(colour: str) -> str:
 
 
 _OMNISCIENT = (Action, ActionResult, EndTurn, DesyncReport)
+
+#: how ``net.hidden_audit`` names a signed message of the peer's that it found false
+_PEER_MESSAGE = re.compile(r"\bthe peer\b.*?\((?:its '[\w-]+' )?seq (\d+)\)")
 
 _HIDDEN: dict[tuple[bool, type], Callable[[HiddenLockstep, Any, Any], list[Output]]] = {
     (True, HiddenQuery): HiddenLockstep._own_first,

@@ -136,8 +136,8 @@ def test_a_forged_opening_in_an_answer_stops_the_game_naming_the_message() -> No
         if forged:
             break
     assert forged, "no answer opened a piece in 20 seeded games"
-    assert pair.stops and "commitment refused" in pair.stops[0][1] and "'hidden-answer'" in pair.stops[0][1]
-    assert f"seq {len([1 for c, m in pair.wire if c != pair.stops[0][0]]) - 1}" in pair.stops[0][1]
+    assert pair.caught and "commitment refused" in pair.caught[0][1] and "'hidden-answer'" in pair.caught[0][1]
+    assert f"seq {len([1 for c, m in pair.wire if c != pair.caught[0][0]]) - 1}" in pair.caught[0][1]
 
 
 def test_an_audit_with_a_changed_hidden_action_names_the_commitment() -> None:
@@ -159,7 +159,7 @@ def test_an_audit_with_a_changed_hidden_action_names_the_commitment() -> None:
     honest = pair.machines["black" if liar_colour == "white" else "white"]
     assert honest.verdict is not None and not honest.verdict.ok
     assert f"action {index}" in honest.verdict.report and "does not open" in honest.verdict.report
-    assert any("audit failed" in reason for c, reason in pair.stops if c != liar_colour)
+    assert any("audit failed" in reason for c, reason in pair.caught if c != liar_colour)
 
 
 # ---- real TLS games ---------------------------------------------------------------------------

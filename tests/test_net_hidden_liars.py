@@ -25,17 +25,30 @@ from typing import Any, Callable
 
 import pytest
 
-from hidden_games import Game, play_game
+from hidden_games import Game, engine_from, play_game
 from hidden_liars import LIARS
+from net.audit_log import audit_log
 from net.hidden_wire import HiddenAnswer, HiddenEvent, HiddenQuery
 from net.hidden_wire_psi import HiddenPsi
 from net.messages import Claim
 from wal_helpers import own_messages, peer_messages
 
 
+def lost_by_breach(status: str, reason: str, seq: int, log: Path) -> None:
+    """RUL-53 (docs/rulings.md N-6): the liar's signed message ``seq`` loses it the game: the honest
+    side's game is finished with the win, its claim names that message, and ``wec audit LOG``
+    replaying the honest side's log finds the same fault."""
+    assert status == "finished", reason
+    assert re.match(r"(white|black) lost by breach: ", reason), reason
+    assert reason.endswith(f", proven by signed message #{seq}"), reason
+    claims = [m for m in own_messages(log) if isinstance(m, Claim)]
+    assert [c.kind for c in claims] == ["breach"] and reason.endswith(claims[0].detail), claims
+    audit = audit_log(engine_from("skirmish"), log)     # the liar games start from the skirmish
+    assert "the game ended by breach" in audit.report and "does not find" not in audit.report, audit.report
+
+
 def nothing_there_caught(status: str, reason: str, lie: dict[str, Any], log: Path, guest_log: Any) -> None:
     """HQ-1, HQ-12, HQ-17: the audit names event, action, turn and the signed answer (seq)."""
-    assert status == "stopped", reason
     m = re.search(r"audit failed: event (\d+), action (\d+), turn (\d+): the peer's signed 'hidden-answer' "
                   r"\(seq (\d+)\) is not what an honest machine sends there: answer differs", reason)
     assert m, reason
@@ -44,11 +57,11 @@ def nothing_there_caught(status: str, reason: str, lie: dict[str, Any], log: Pat
     signed = peer_messages(log)[seq]
     assert isinstance(signed, HiddenAnswer) and (signed.ev, signed.n) == (lie["ev"], lie["n"])
     assert signed.opened == []
+    lost_by_breach(status, reason, seq, log)
 
 
 def other_piece_caught(status: str, reason: str, lie: dict[str, Any], log: Path, guest_log: Any) -> None:
     """Issue 8 item 3: refused at once, naming event, action, turn and the signed answer (seq)."""
-    assert status == "stopped", reason
     m = re.search(r"opens pieces its leaf openings do not \(event (\d+), action (\d+), turn (\d+); "
                   r"the peer's 'hidden-answer' message seq (\d+)\)", reason)
     assert m, reason
@@ -56,12 +69,12 @@ def other_piece_caught(status: str, reason: str, lie: dict[str, Any], log: Path,
     assert (ev, index, turn) == (lie["ev"], lie["index"], lie["turn"])
     signed = peer_messages(log)[seq]
     assert isinstance(signed, HiddenAnswer) and signed.ev == lie["ev"] and signed.opened[0][0] == lie["opened"]
+    lost_by_breach(status, reason, seq, log)
 
 
 def illegal_move_caught(status: str, reason: str, lie: dict[str, Any], log: Path, guest_log: Any) -> None:
     """RUL-37, HQ-14, 03/M1.1: the opened action is refused by the engine at the audit, naming the
     turn, the rule and the signed message that began the event."""
-    assert status == "stopped", reason
     m = re.search(r"audit failed: event (\d+), action (\d+), turn (\d+): the peer's action \d+ '([^']+)' "
                   r"\(its '([\w-]+)' seq (\d+)\) is illegal: ([\w/.-]+)", reason)
     assert m, reason
@@ -75,6 +88,7 @@ def illegal_move_caught(status: str, reason: str, lie: dict[str, Any], log: Path
     assert signed.seal is not None
     if isinstance(signed, HiddenEvent):
         assert signed.text == "" and signed.commit is not None      # it travelled as a commitment
+    lost_by_breach(status, reason, seq, log)
 
 
 def refuser_caught(status: str, reason: str, lie: dict[str, Any], log: Path, guest_log: Any) -> None:
@@ -116,21 +130,24 @@ def test_a_lying_peer_is_caught_with_the_turn_and_signed_message_over_127_0_0_1(
 
 
 @pytest.mark.slow
-def test_a_lying_host_caught_in_play_ends_its_session_stopped_with_the_evidence(tmp_path: Path) -> None:
-    """Issue 8 item 3 (an answer opening another piece is refused at once): here the host lies and
-    the honest guest catches it and stops the game, telling the host why (a ``stopped`` message,
-    docs/protocol.md). The host's session ends there too: stopped, no result, its log kept as
-    ``<id>.stopped.wal`` holding its signed lie, the guest's diagnosis as its reason. It does not
-    wait for a resume: with ``abandon_after`` 1 s, a host that did would claim the game as
-    abandoned (issue 10 item 1) and end "finished", the liar winning."""
+def test_a_lying_host_caught_in_play_loses_and_its_own_session_stops_on_the_claim(tmp_path: Path) -> None:
+    """RUL-53 (docs/rulings.md N-6; issue 8 item 3, an answer opening another piece is refused at
+    once): here the host lies. The honest guest catches it and wins by breach, its signed claim
+    naming the host's signed lie. The lying host's own machine finds no fault in what it sent
+    (its build lies on purpose), so it takes the claim for unfounded and its session ends stopped,
+    no result of its own, its log kept as ``<id>.stopped.wal`` holding its lie and the claim. It
+    does not wait for a resume: with ``abandon_after`` 1 s, a host that did would claim the game
+    as abandoned (issue 10 item 1), the liar winning."""
     game, lie = _lied(tmp_path, "other-piece", role="host", audit_seconds=2, abandon_after=1.0)
     host, guest = game.outs["host"], game.outs["guest"]
     assert guest.transcript is not None, (guest.status, guest.reason)
-    other_piece_caught(guest.status, guest.reason, lie, guest.transcript, None)   # the guest names the lie
+    other_piece_caught(guest.status, guest.reason, lie, guest.transcript, None)   # the guest names the lie and wins
+    assert guest.outcome == "black"
+    seq = int(re.search(r"message seq (\d+)\)", guest.reason).group(1))   # type: ignore[union-attr]
     assert host.status == "stopped", (host.status, host.reason)
-    assert host.reason == f"the other side stopped the game: {guest.reason[:512]}"
+    assert host.reason.startswith(f"unfounded breach claim: our message #{seq} breaks no rule by our record"), host.reason
     assert host.outcome is None
     assert host.transcript is not None and host.transcript.name.endswith(".stopped.wal"), host.transcript
     assert list(host.transcript.parent.glob("active-*.wal")) == []     # nothing is left to resume
-    seq = int(re.search(r"message seq (\d+)\)", guest.reason).group(1))   # type: ignore[union-attr]
     assert own_messages(host.transcript)[seq] == peer_messages(guest.transcript)[seq]   # its signed lie
+    assert [m.kind for m in peer_messages(host.transcript).values() if isinstance(m, Claim)] == ["breach"]

@@ -230,9 +230,9 @@ def test_a_peer_that_lies_in_a_psi_exchange_is_named_by_the_audit_hq_10_hq_1() -
             assert not honest.verdict.ok
             assert "'psi'" in honest.verdict.report and "seq" in honest.verdict.report, honest.verdict.report
             assert claim in honest.verdict.report, honest.verdict.report
-            assert any(c == "black" and "audit failed" in r for c, r in pair.stops), pair.stops
+            assert any(c == "black" and "audit failed" in r for c, r in pair.caught), pair.caught
         else:
-            assert any(c == "black" for c, _ in pair.stops), pair.stops
+            assert any(c == "black" for c, _ in pair.caught), pair.caught
 
 
 def test_tls_bot_game_with_psi_passes_the_audit_and_receives_no_cell_in_clear(tmp_path: Path) -> None:

@@ -83,8 +83,8 @@ def test_a_new_root_in_an_answer_where_no_lock_ended_is_refused_rul_19(psi: bool
     pair.tap = tap
     pair.act(KING)
     assert told
-    assert pair.stops and pair.stops[0][0] == "black", pair.stops
-    assert "the peer changed its root" in pair.stops[0][1] and "'hidden-answer'" in pair.stops[0][1]
+    assert pair.caught and pair.caught[0][0] == "black", pair.caught
+    assert "the peer changed its root" in pair.caught[0][1] and "'hidden-answer'" in pair.caught[0][1]
 
 
 def test_a_new_root_in_a_resolvers_question_is_refused_rul_19() -> None:
@@ -104,8 +104,8 @@ def test_a_new_root_in_a_resolvers_question_is_refused_rul_19() -> None:
     pair.tap = tap
     pair.act(KING)
     assert told
-    assert pair.stops and pair.stops[0][0] == "white", pair.stops
-    assert "the peer changed its root" in pair.stops[0][1] and "'hidden-query'" in pair.stops[0][1]
+    assert pair.caught and pair.caught[0][0] == "white", pair.caught
+    assert "the peer changed its root" in pair.caught[0][1] and "'hidden-query'" in pair.caught[0][1]
 
 
 def test_a_new_root_in_a_resolvers_first_psi_ask_is_refused_rul_19() -> None:
@@ -129,5 +129,5 @@ def test_a_new_root_in_a_resolvers_first_psi_ask_is_refused_rul_19() -> None:
     pair.tap = tap
     pair.act("MV:SHP(6,2)->(7,1)")    # the stealthy Pawn b6 -> a7, hidden from White: its path goes through PSI
     assert told and told[0].n == 0
-    assert pair.stops and pair.stops[0][0] == "white", pair.stops
-    assert "the peer changed its root" in pair.stops[0][1]
+    assert pair.caught and pair.caught[0][0] == "white", pair.caught
+    assert "the peer changed its root" in pair.caught[0][1]

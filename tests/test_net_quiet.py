@@ -113,11 +113,13 @@ class _AcksWithoutItsZoneTest(HiddenLockstep):
 
 def test_an_owner_that_skips_its_zone_test_where_p_10_does_not_allow_is_refused() -> None:
     """HQ-10, P-10: Black's Destroyer move changes Black's zones; a White machine that acks it
-    without its zone test is refused by Black at that ``ack``, with evidence naming it."""
+    without its zone test is refused by Black at that ``ack``, with evidence naming it; White
+    loses by breach (RUL-53, docs/rulings.md N-6): Black's claim follows the ``ack`` at once."""
     pair, _omni, per = _play(OPENING + ["MV:K(10,10)->(9,10)", "END", "MV:DS(1,4)->(2,4)"],
                              white=_AcksWithoutItsZoneTest)
-    assert per[-1][-1] == "w:ack"
-    assert pair.stops and pair.stops[0][0] == "black"
-    assert "'ack' before the owner's zone test" in pair.stops[0][1]
+    assert list(per[-1][-2:]) == ["w:ack", "b:claim"]
+    assert pair.caught and pair.caught[0][0] == "black"
+    assert pair.caught[0][1].startswith("white lost by breach: ")
+    assert "'ack' before the owner's zone test" in pair.caught[0][1]
     evidence = [e for e in pair.events["black"] if e.kind == "hidden-evidence"]
     assert evidence and evidence[0].data["tag"] == "ack"
