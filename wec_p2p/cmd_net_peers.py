@@ -24,7 +24,12 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("peers", help="list the games discovery sees on the local network",
                                    description="Advertise this installation and list ME and the PEERS "
                                                "found over mDNS.")
-    parser.add_argument("--timeout", type=float, default=3.0, help="seconds to listen (default 3)")
+    parser.add_argument("--timeout", type=float, default=3.0,
+                        help="seconds to listen (default 3; with --until, the longest wait)")
+    parser.add_argument("--until", metavar="NAME_OR_FINGERPRINT",
+                        help="stop listening as soon as this peer is listed (its display name, or at least "
+                             f"the first {MIN_FORGET_PREFIX} hex digits of its fingerprint); exit 1 if it is "
+                             "not listed within --timeout")
     parser.add_argument("--interface", action="append", metavar="IPV4",
                         help="use only this local address (repeatable; default: all suitable interfaces)")
     parser.add_argument("--name", default=default_name(), help="display name to advertise (default: host name)")
@@ -39,7 +44,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Listen for ``args.timeout`` seconds and print ME and PEERS; 2 if discovery cannot start."""
+    """Listen for ``args.timeout`` seconds (or until ``args.until`` is listed, or an interrupt)
+    and print ME and PEERS; 1 if ``--until``'s peer was not listed in time, 2 if discovery cannot start."""
     from net.identity import load_or_create
     from wec_p2p.paths import data_dir
 
@@ -54,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         with discovery:
-            time.sleep(max(0.0, args.timeout))
+            seen = _listen(discovery, args.timeout, args.until)
             me, peers = discovery.me, sorted(discovery.peers.values(), key=lambda p: (p.name, p.instance))
     except DiscoveryError as exc:
         print(f"wec peers: {exc}", file=sys.stderr)
@@ -63,7 +69,32 @@ def run(args: argparse.Namespace) -> int:
     pinned = PeerStore(data_dir()).all()
     print(json.dumps({"me": _as_dict(me), "peers": [_marked_dict(m) for m in mark(peers, pinned)]}) if args.json
           else format_listing(me, peers, args.timeout, pinned))
+    if not seen:
+        print(f"wec peers: {args.until!r} was not listed within {args.timeout:g} s. {FALLBACK_HINT}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _listen(discovery: Discovery, timeout: float, until: str | None) -> bool:
+    """Listen ``timeout`` seconds, or until a peer named ``until`` (or whose fingerprint starts with
+    it) is listed; an interrupt (Ctrl-C, SIGINT) ends the listening early and the list is printed.
+    False if ``until`` was given and not listed."""
+    deadline = time.monotonic() + max(0.0, timeout)
+    try:
+        while until is None or not any(_matches(p, until) for p in list(discovery.peers.values())):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return until is None
+            time.sleep(min(0.05, left))
+    except KeyboardInterrupt:
+        return until is None or any(_matches(p, until) for p in list(discovery.peers.values()))
+    return True
+
+
+def _matches(peer: PeerInfo, until: str) -> bool:
+    """``until`` names ``peer``: its display name, or a prefix of its fingerprint (8+ hex digits)."""
+    prefix = until.strip().lower()
+    return peer.name == until or (len(prefix) >= MIN_FORGET_PREFIX and peer.fingerprint.startswith(prefix))
 
 
 def forget(directory: Path, text: str) -> int:
