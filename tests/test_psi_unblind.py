@@ -16,6 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from net.hidden_messages import PsiReply, PsiStep, PsiStepReply
 from net.psi import (P, SMALL_ORDER, Blinder, PsiAsker, PsiContext, PsiError, PsiResponder,
                      audit_exchange, cell_u, on_curve, unblinds)
+from test_psi import _run as psi_run
 
 GAME = hashlib.sha256(b"psi unblind game").digest()
 ROOT_A, ROOT_B = hashlib.sha256(b"root A").digest(), hashlib.sha256(b"root B").digest()
@@ -62,18 +63,9 @@ def test_unblind_refuses_small_order_points(u):
 
 
 def _run(mode, a_cells, b_cells, size, z_size, seed=1):
-    ctx = PsiContext(GAME, 9, 4, "HQ-10", "B")
-    rng = random.Random(seed)
-    asker = PsiAsker(ctx, mode, a_cells, size, ROOT_A, ROOT_B, rng.randbytes(32), rng.randbytes(32))
-    resp = PsiResponder(ctx, mode, size, b_cells, z_size, ROOT_B, rng.randbytes(32), rng.randbytes(32))
-    q = asker.query()
-    reply = resp.on_query(q)
-    out = asker.on_reply(reply, z_size)
-    steps, replies = [], []
-    while isinstance(out, PsiStep):
-        steps.append(out)
-        replies.append(resp.on_step(out))
-        out = asker.on_step_reply(replies[-1])
+    """One zone-test-sized exchange to the end (tests/test_psi.py ``_run``), checked by the audit."""
+    ctx, asker, resp, (q, reply, steps, replies, out), _ = psi_run(mode, a_cells, b_cells, size=size,
+                                                                    z_size=z_size, hq="HQ-10", seed=seed)
     audit_exchange(ctx, q, reply, steps, replies, out, a_cells, asker.reveal(), b_cells, resp.reveal())
     return asker, resp, out
 
