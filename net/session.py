@@ -774,7 +774,8 @@ class GameConnection:
         status = "finished" if match.finished else "stopped"
         play = match.play
         ending = play.result if play is not None else None
-        ours = tell and ending is not None and bool(ending["ours"])
+        # a stopped game awaits no receipt: its own ending (a resignation the audit then failed) is void
+        ours = tell and match.finished and ending is not None and bool(ending["ours"])
         if ours:
             cancelled = await reap(self._wake_task)   # the kept read, if any, is the receipt's first read
             self._wake_task = None

@@ -127,6 +127,11 @@ def test_a_lying_peer_is_caught_with_the_turn_and_signed_message_over_127_0_0_1(
     host, guest = game.outs["host"], game.outs["guest"]
     assert host.transcript is not None, (host.status, host.reason)
     CAUGHT[name](host.status, host.reason, lie, host.transcript, guest.transcript)
+    if name in ("nothing-there", "illegal-range", "illegal-blocked"):
+        # the liar's own audit finds its view false and names no message of the host's: it stops,
+        # and its resignation before the audit awaits no receipt (docs/rulings.md N-6)
+        assert guest.status == "stopped" and guest.reason.startswith("audit failed: "), guest.reason
+        assert guest.transcript is not None and guest.transcript.name.endswith(".stopped.wal"), guest.transcript
 
 
 @pytest.mark.slow
