@@ -38,8 +38,9 @@ def make_cfg(tmp: Path, name: str, engine: ModuleType, **kw: Any) -> NetConfig:
     return NetConfig(identity=load_or_create(d), data_dir=d, engine=engine, name=name, **kw)
 
 
-def run(coro: Any, timeout: float = 60.0) -> Any:
-    """Run ``coro`` in a fresh event loop with an overall deadline."""
+def run(coro: Any, timeout: float = 300.0) -> Any:
+    """Run ``coro`` in a fresh event loop with an overall deadline: a hang guard only, not a
+    margin (a whole bot game at load 15 on 2 cores took over 60 s; issue 10 item 7)."""
     return asyncio.run(asyncio.wait_for(coro, timeout))
 
 

@@ -301,8 +301,15 @@ def _identity(tmp_path: Path, label: str) -> tuple[dict[str, str], str]:
 
 
 def _wec_peers(pair: NetnsPair, ns: str, env: dict[str, str], *args: str) -> subprocess.Popen[str]:
+    """``wec peers --json ARGS`` in ``ns``. Its Ctrl-C (SIGINT) is reset to the default in the child:
+    a suite started in the background by a non-interactive shell inherits SIGINT *ignored*, and the
+    advertiser the test interrupts would then listen out its whole --timeout (issue 10 item 7)."""
     return pair.run(ns, [WEC, "peers", "--json", *args], env=env, stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE, text=True)
+                    stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _result(proc: subprocess.Popen[str], timeout: float) -> Any:

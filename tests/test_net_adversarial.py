@@ -166,10 +166,10 @@ def test_tls_below_1_3_is_refused(tmp_path: Path, caplog: pytest.LogCaptureFixtu
         with pytest.raises((ssl.SSLError, ConnectionError)):
             _, writer = await asyncio.open_connection("127.0.0.1", port, ssl=ctx, server_hostname="")
             writer.close()
-        for _ in range(100):   # the host logs the failed handshake on its own task
-            if "TLS handshake failed" in caplog.text:
-                break
-            await asyncio.sleep(0.01)
+        async def logged() -> None:   # the host logs the failed handshake on its own task
+            while "TLS handshake failed" not in caplog.text:
+                await asyncio.sleep(0.01)
+        await asyncio.wait_for(logged(), 30)   # a hang guard, not a 1 s window (issue 10 item 7)
 
     with caplog.at_level("WARNING", logger="wec.net"):
         run(_scenario(tmp_path, body))

@@ -48,7 +48,7 @@ async def _game(tmp: Path, host_bot: QuickBot, guest_bot: QuickBot, kill_after: 
     task = asyncio.ensure_future(killer()) if kill_after else None
     try:
         guest_out = await play_as_guest(gc, guest_bot, "127.0.0.1", port, attempts=5, backoff=0.05)
-        host_out = await host.wait(10)
+        host_out = await host.wait(60)   # a hang guard (issue 10 item 7)
     finally:
         if task:
             task.cancel()

@@ -23,7 +23,7 @@ async def _game(tmp: Path):
     port = await host.start()
     try:
         guest_out = await play_as_guest(gc, guest_bot, "127.0.0.1", port, attempts=5, backoff=0.05)
-        host_out = await host.wait(10)
+        host_out = await host.wait(60)   # a hang guard (issue 10 item 7)
     finally:
         await host.close()
     return hc, gc, host_out, guest_out
