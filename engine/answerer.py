@@ -23,7 +23,7 @@ __all__ = ["Answerer", "OmniscientAnswerer", "answering", "current_answerer"]
 class OmniscientAnswerer:
     """Answers from the full state: hotseat, computer opponent, end-of-game audit."""
 
-    def first_hidden(self, state: GameState, asker: str, cells: Sequence[Cell]) -> int | None:
+    def first_hidden(self, state: GameState, asker: str, cells: Sequence[Cell], public: bool = False) -> int | None:
         hidden = hidden_from(state, asker)
         for i, (r, c, lv) in enumerate(cells):
             if any(s in hidden for s in state.at(r, c, lv)):
@@ -35,7 +35,7 @@ class OmniscientAnswerer:
         cells = state.cells()
         return any(all(not cells.get(cell) for cell in route[:-1]) for route in routes)
 
-    def hidden_on(self, state: GameState, asker: str, cells: Sequence[Cell]) -> tuple[int, ...]:
+    def hidden_on(self, state: GameState, asker: str, cells: Sequence[Cell], public: bool = False) -> tuple[int, ...]:
         hidden = hidden_from(state, asker)
         found = {s for (r, c, lv) in cells for s in state.at(r, c, lv) if s in hidden}
         return tuple(sorted(found))

@@ -35,7 +35,7 @@ questions in the same order).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from .answerer import OmniscientAnswerer
@@ -61,6 +61,9 @@ class Question:
     kind: str
     args: tuple[Any, ...]
     exclude: tuple[int, ...]
+    #: the asker's cells disclose nothing of its own pieces (HQ-8: a projectile's cell); not sent:
+    #: only the asker's choice of clear over PSI depends on it (docs/rulings.md P-12)
+    public: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -204,9 +207,9 @@ class AskingAnswerer:
     def _ask(self, question: str) -> None:
         self.asked[question] = self.asked.get(question, 0) + 1
 
-    def _remote(self, kind: str, *args: Any) -> Answer:
+    def _remote(self, kind: str, *args: Any, public: bool = False) -> Answer:
         self.remote[kind] = self.remote.get(kind, 0) + 1
-        return self.ask_fn(Question(kind, args, tuple(sorted(self.touched))))
+        return self.ask_fn(Question(kind, args, tuple(sorted(self.touched)), public))
 
     def _take(self, state: GameState, answer: Answer) -> tuple[int, ...]:
         """Enter the pieces an answer opened; their serials."""
@@ -227,17 +230,17 @@ class AskingAnswerer:
         return [p for _, p in sorted(state.pieces.items()) if p.side == self.owner]
 
     # -- the questions
-    def first_hidden(self, state: GameState, asker: str, cells: Sequence[Cell]) -> int | None:
+    def first_hidden(self, state: GameState, asker: str, cells: Sequence[Cell], public: bool = False) -> int | None:
         self._ask("first_hidden")
         if asker == self.owner:
-            here = self.local.first_hidden(state, asker, cells)
+            here = self.local.first_hidden(state, asker, cells, public)
         else:
             occupied = {p.cell for p in self._held_hidden(state, asker).values()}
             here = next((i for i, cell in enumerate(cells) if tuple(cell) in occupied), None)
         upto = list(cells) if here is None else list(cells)[:here]
         if not upto:
             return here
-        there = self._remote("first", _cells(upto)).value
+        there = self._remote("first", _cells(upto), public=public).value
         return there if there is not None else here
 
     def any_route_clear(self, state: GameState, asker: str,
@@ -254,14 +257,14 @@ class AskingAnswerer:
             return False
         return bool(self._remote("routes", tuple(_cells(r) for r in open_here)).value)
 
-    def hidden_on(self, state: GameState, asker: str, cells: Sequence[Cell]) -> tuple[int, ...]:
+    def hidden_on(self, state: GameState, asker: str, cells: Sequence[Cell], public: bool = False) -> tuple[int, ...]:
         self._ask("hidden_on")
         wanted = {tuple(c) for c in cells}
         if asker == self.owner:              # both sides' absent pieces (HQ-8)
-            own = self._take(state, self._remote("open_on", _cells(cells)))
-            return tuple(sorted(set(self.local.hidden_on(state, asker, cells)) | set(own)))
+            own = self._take(state, self._remote("open_on", _cells(cells), public=public))
+            return tuple(sorted(set(self.local.hidden_on(state, asker, cells, public)) | set(own)))
         here = {s for s, p in self._held_hidden(state, asker).items() if p.cell in wanted}
-        there = self._take(state, self._remote("open_on", _cells(cells)))
+        there = self._take(state, self._remote("open_on", _cells(cells), public=public))
         return tuple(sorted(here | set(there)))
 
     def any_hidden(self, state: GameState, asker: str, cells: Sequence[Cell]) -> bool:

@@ -228,7 +228,7 @@ def _occupied(state: GameState, side: str, cell: tuple[int, int, str]) -> bool:
     # asked even when the state holds nothing there: a partial state (engine.partial) does not
     # hold the pieces hidden from ``side`` at all (HQ-8: "for each projectile cell that holds
     # no piece A can see")
-    return current_answerer().first_hidden(state, side, [cell]) is not None
+    return current_answerer().first_hidden(state, side, [cell], public=True) is not None
 
 
 def hit_cells(state: GameState, cells: list[tuple[int, int, str]]) -> None:
@@ -247,7 +247,7 @@ def hit_cells(state: GameState, cells: list[tuple[int, int, str]]) -> None:
             gone.add(p.pid)
         kind = here[0].kind
         visible = [s for s in state.at(*cell) if s not in hidden_from(state, here[0].side)]
-        hidden = current_answerer().hidden_on(state, here[0].side, [cell])
+        hidden = current_answerer().hidden_on(state, here[0].side, [cell], public=True)   # HQ-8: a public cell
         for sid in sorted(set(visible) | set(hidden)):
             hits.append(Hit(sid, WEAPON[kind], strength, KILL[kind], here[0].side))
     if gone:

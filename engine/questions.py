@@ -31,16 +31,18 @@ class Hit:
 class Answerer(Protocol):
     """Answers questions about pieces hidden from the asking side."""
 
-    def first_hidden(self, state: GameState, asker: str, cells: Sequence[Cell]) -> int | None:
-        """HQ-1: index of the first listed cell holding enemy pieces hidden from ``asker``."""
+    def first_hidden(self, state: GameState, asker: str, cells: Sequence[Cell], public: bool = False) -> int | None:
+        """HQ-1: index of the first listed cell holding enemy pieces hidden from ``asker``.
+        ``public``: the cells say nothing of the asker's hidden pieces (HQ-8, a projectile's
+        cell: "asker discloses nothing"), so a network game may ask in clear (docs/rulings.md P-12)."""
 
     def any_route_clear(self, state: GameState, asker: str,
                         routes: Sequence[Sequence[Cell]]) -> bool:
         """HQ-2: whether some route is free of the pieces hidden from ``asker`` (destination excluded)."""
 
-    def hidden_on(self, state: GameState, asker: str, cells: Sequence[Cell]) -> tuple[int, ...]:
+    def hidden_on(self, state: GameState, asker: str, cells: Sequence[Cell], public: bool = False) -> tuple[int, ...]:
         """HQ-1, HQ-3..HQ-8: the hidden enemy pieces on these cells (sids, ascending): taken,
-        hit or nudged by the action."""
+        hit or nudged by the action. ``public``: as for ``first_hidden`` (HQ-8)."""
 
     def any_hidden(self, state: GameState, asker: str, cells: Sequence[Cell]) -> bool:
         """HQ-12/HQ-13: whether these cells hold any enemy piece hidden from ``asker`` (a

@@ -115,8 +115,9 @@ def use_psi(side: Side, action: Any) -> bool:
 def goes_through_psi(q: Question, psi: bool) -> bool:
     """Whether remote question ``q`` goes through PSI in an event whose ``use_psi`` is ``psi``:
     ``lock`` always (its square h is a holder's, often hidden, HQ-11), the other
-    ``PSI_KINDS`` when ``psi``; the rest never."""
-    return q.kind in ALWAYS_PSI or (psi and q.kind in PSI_KINDS)
+    ``PSI_KINDS`` when ``psi`` unless the asker's cells are public (``Question.public``: a
+    projectile's cell, HQ-8, asked in clear, docs/rulings.md P-12); the rest never."""
+    return q.kind in ALWAYS_PSI or (psi and q.kind in PSI_KINDS and not q.public)
 
 
 def padded_size(n: int) -> int:

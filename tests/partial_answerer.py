@@ -28,7 +28,7 @@ class PartialAnswerer:
         self.asked: Counter[str] = Counter()      # questions asked, by method (coverage)
 
     # -- HQ-1, HQ-8, HQ-12 (bike) ------------------------------------------------------------------
-    def first_hidden(self, state: GameState, asker: str, cells: Sequence[Cell]) -> int | None:
+    def first_hidden(self, state: GameState, asker: str, cells: Sequence[Cell], public: bool = False) -> int | None:
         """HQ-1: index of the first listed cell holding a piece of mine the asker cannot see."""
         view = self._view("first_hidden", state, enemy(asker))
         mine = _hidden_cells(view)
@@ -43,7 +43,7 @@ class PartialAnswerer:
         return any(all(tuple(cell) not in mine for cell in route[:-1]) for route in routes)
 
     # -- HQ-3, HQ-4..8 (cells), HQ-12, HQ-13 ------------------------------------------------------
-    def hidden_on(self, state: GameState, asker: str, cells: Sequence[Cell]) -> tuple[int, ...]:
+    def hidden_on(self, state: GameState, asker: str, cells: Sequence[Cell], public: bool = False) -> tuple[int, ...]:
         """HQ-3/HQ-13: my pieces the asker cannot see on these cells (serials, ascending)."""
         view = self._view("hidden_on", state, enemy(asker))
         wanted = {tuple(c) for c in cells}

@@ -163,3 +163,45 @@ def test_the_audit_reads_matches_from_its_own_record_only_for_the_set_it_sent_p_
         a.on_reply(r.on_query(a.query()), 20)
         results.append((sorted(a.matched), a._oracle_on))
     assert results == [([0, 2], False), ([0, 2], True), ([0, 2], False)]
+
+
+def test_a_projectile_cell_is_asked_plain_in_an_end_phase_hq_8() -> None:
+    """HQ-8 ("asker discloses nothing; projectiles are public"), docs/rulings.md P-12, RUL-15:
+    White's rocket fired south from c8 steps to c6 at the end of Black's turn, which Black
+    resolves; White's own hidden AAA on c6 is destroyed. An end phase sends its questions
+    through PSI (``use_psi``), but the projectile's cell names nothing of Black's pieces, so both
+    HQ-8 questions (is a piece of White's there, which) go as plain signed ``hidden-query``
+    messages, one round trip each, not as a PSI ``first`` of one cell padded to ten steps; the
+    result is the omniscient engine's on both sides and both audits pass."""
+    text = "to-move W\npiece B K j1 G\npiece W K j10 G\npiece W RP c8 G moved\npiece W AAA c6 G\n"
+    eng = _positioned(text)
+    options = engine.Options()
+    pair = HiddenPair(eng, options)
+    omni = eng.new_game(options)
+    for action in ("MV:K(10,10)->(10,9)", "FI:RL/RP(8,3)->(7,3)", "END", "MV:K(1,10)->(2,10)"):
+        pair.act(action)
+        omni = engine.apply_action(omni, engine.parse_action(action))
+    w0 = len(pair.wire)
+    pair.act("END")
+    omni = engine.apply_action(omni, engine.parse_action("END"))
+    assert pair.stops == []
+    assert omni.history[-1] == "MV:K(1,10)->(2,10),RS:R->(6,3)(-1,0),Rv(6,3),RK*AAA(6,3)0W"
+    end = pair.wire[w0:]
+    black_queries = [he_question(m.question) for c, m in end if c == "black" and isinstance(m, HiddenQuery)]
+    assert [(q.kind, [tuple(x) for x in q.args[0]]) for q in black_queries[:2]] == \
+        [("first", [(6, 3, "G")]), ("open_on", [(6, 3, "G")])]
+    plain, psi = _black_questions(end)
+    assert psi == []
+    assert not any(isinstance(m, HiddenPsi) and m.n != ZONE_N for _, m in end)   # only zone tests
+    for m in pair.machines.values():
+        assert known_diff(m.state_value, omni, m.me) == ""
+        assert enemy_hidden_held(m.state_value, omni, m.me) == []
+    assert 4 not in pair.machines["white"].state_value.pieces
+    pair.command("white", pair.machines["white"].resign())
+    assert pair.stops == []
+    assert [m.verdict.ok for m in pair.machines.values()] == [True, True]
+
+
+def he_question(blob: bytes) -> object:
+    from net.hidden_engine import load_question
+    return load_question(blob)
