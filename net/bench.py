@@ -66,6 +66,10 @@ def main(argv: list[str] | None = None) -> int:
                       help="the quiet-Move shortcut of docs/rulings.md P-10 (both peers alike)")
     peer.add_argument("--psi-fast", type=int, choices=[0, 1], default=1,
                       help="the PSI speed-ups (unblinding, values computed ahead; both peers alike)")
+    peer.add_argument("--idle", type=int, choices=[0, 1], default=1,
+                      help="work ahead while waiting (the next zone tests' blindings; both peers alike)")
+    peer.add_argument("--think", type=float, default=0.0,
+                      help="milliseconds each bot waits before each of its actions, as a player thinks")
     peer.add_argument("--actions", type=int, default=RESIGN_AFTER,
                       help="the guest resigns once it has taken this many actions (RUL-53)")
     anchor = sub.add_parser("anchor", help="(internal) one end of the signed TLS round-trip anchor")
@@ -85,32 +89,40 @@ def main(argv: list[str] | None = None) -> int:
                         help="also play each game without the quiet-Move shortcut (P-10), side by side")
     parser.add_argument("--compare-psi", action="store_true",
                         help="also play each game with the PSI speed-ups off (as before them), side by side")
+    parser.add_argument("--compare-idle", action="store_true",
+                        help="also play each game without the work ahead while waiting, side by side")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="milliseconds each bot waits before each action, as a player thinks (default 0)")
     args = parser.parse_args(argv)
     if args.mode == "peer":
         return asyncio.run(_peer(args))
     if args.mode == "anchor":
         return asyncio.run(_anchor(args))
-    results = run_bench(args.games, args.netns, args.compare, args.moves, args.compare_psi)
+    results = run_bench(args.games, args.netns, args.compare, args.moves, args.compare_psi, args.compare_idle,
+                        args.think)
     print(json.dumps(results, indent=2) if args.json else format_results(results))
     return 0
 
 
-#: the configurations a link runs: (label, WAL fsync, quiet-Move shortcut P-10[, PSI speed-ups])
+#: the configurations a link runs: (label, WAL fsync, quiet-Move shortcut P-10[, PSI speed-ups[, work
+#: ahead while waiting]])
 SHIPPED = ("shipped (fsync on, P-10 on)", 1, 1)
 CONFIGS = (SHIPPED, ("fsync off", 0, 1))
 WITHOUT_P10 = ("without P-10 (fsync on)", 1, 0)
 SLOW_PSI = ("PSI speed-ups off (fsync on, P-10 on)", 1, 1, 0)
+NO_IDLE = ("no work ahead while waiting (fsync on, P-10 on)", 1, 1, 1, 0)
 
 
 def run_bench(games: int, netns: bool, compare: bool = False, moves: float = 0.0,
-              compare_psi: bool = False) -> dict[str, Any]:
+              compare_psi: bool = False, compare_idle: bool = False, think: float = 0.0) -> dict[str, Any]:
     """Figures per link and configuration: {link: {label: {...}}} (times in ms)."""
-    configs = CONFIGS + ((WITHOUT_P10,) if compare else ()) + ((SLOW_PSI,) if compare_psi else ())
-    results: dict[str, Any] = {"load": {"before": _load()}, "moves": moves}
+    configs = (CONFIGS + ((WITHOUT_P10,) if compare else ()) + ((SLOW_PSI,) if compare_psi else ())
+               + ((NO_IDLE,) if compare_idle else ()))
+    results: dict[str, Any] = {"load": {"before": _load()}, "moves": moves, "think": think}
     if netns:
         with _netns_module().netns_pair(prefix="wecn") as pair:
-            results["netns"] = _link(pair, games, configs, moves)
-    results["loopback"] = _link(None, games, configs, moves)
+            results["netns"] = _link(pair, games, configs, moves, think)
+    results["loopback"] = _link(None, games, configs, moves, think)
     results["load"]["after"] = _load()
     return results
 
@@ -131,10 +143,13 @@ def format_results(results: dict[str, Any]) -> str:
     load = results.get("load", {})
     if results.get("moves"):
         lines.append(f"bots play a Move with chance {results['moves']} when they have one, else engine.random_action")
+    if results.get("think"):
+        lines.append(f"each bot waits {results['think']:g} ms before each of its actions, as a player thinks "
+                     "(the time of taking an action starts after it)")
     lines.append(f"load average (1, 5, 15 min) before {load.get('before')}, after {load.get('after')} "
                  f"on {os.cpu_count()} cores")
     for link, r in results.items():
-        if link in ("load", "moves"):
+        if link in ("load", "moves", "think"):
             continue
         a, check = r["anchor"], r["engine_check"]
         lines.append(f"[{link}] anchor: signed TLS round trip (215 B, sign + verify + signed ack + verify, mutual "
@@ -177,7 +192,8 @@ def _stats(values: list[float]) -> dict[str, Any]:
     return {"actions": len(values), "median_ms": statistics.median(values) * 1e3, "p99_ms": _pct(values, 99) * 1e3}
 
 
-def _link(pair: Any, games: int, configs: tuple[tuple[Any, ...], ...], moves: float = 0.0) -> dict[str, Any]:
+def _link(pair: Any, games: int, configs: tuple[tuple[Any, ...], ...], moves: float = 0.0,
+          think: float = 0.0) -> dict[str, Any]:
     """The anchor runs before and after every game (interleaved, so a machine whose load changes
     during the run weighs on both alike); its figures are over all those round trips. The
     configurations alternate game by game (same seeds), so they are measured side by side."""
@@ -186,7 +202,8 @@ def _link(pair: Any, games: int, configs: tuple[tuple[Any, ...], ...], moves: fl
     runs: dict[str, list[dict[str, Any]]] = {c[0]: [] for c in configs}
     for n in range(games):
         for label, sync, quiet, *fast in configs:
-            runs[label].append(_game(pair, sync, quiet, seed=11 + 2 * n, moves=moves, psi_fast=fast[0] if fast else 1))
+            runs[label].append(_game(pair, sync, quiet, seed=11 + 2 * n, moves=moves, psi_fast=fast[0] if fast else 1,
+                                     idle=fast[1] if len(fast) > 1 else 1, think=think))
             rtts += _anchor_run(pair)
     for label, rs in runs.items():
         rows = [x for r in rs for x in r["actions"]]
@@ -202,13 +219,15 @@ def _link(pair: Any, games: int, configs: tuple[tuple[Any, ...], ...], moves: fl
     return out
 
 
-def _game(pair: Any, sync: int, quiet: int, seed: int, moves: float = 0.0, psi_fast: int = 1) -> dict[str, Any]:
+def _game(pair: Any, sync: int, quiet: int, seed: int, moves: float = 0.0, psi_fast: int = 1, idle: int = 1,
+          think: float = 0.0) -> dict[str, Any]:
     """One fresh pair of installations: pair, handshakes, a bot game; per action of either side:
     taken -> applied by its mover, and -> applied on both sides (the later of the mover's and the
     peer's "applied", both on the one monotonic clock of this machine: perf_counter)."""
     with tempfile.TemporaryDirectory() as tmp:
         h, g = play_pair("net.bench", pair, tmp, seed, ["--sync", str(sync), "--quiet", str(quiet), "--moves", str(moves),
-                                                             "--psi-fast", str(psi_fast)], wait=30)
+                                                             "--psi-fast", str(psi_fast), "--idle", str(idle),
+                                                             "--think", str(think)], wait=30)
         if g["status"] != "finished" or h["status"] != "finished":
             raise SystemExit(f"benchmark game did not finish: host {h['status']}, guest {g['status']}")
         rows = []
@@ -367,6 +386,8 @@ async def _peer(args: argparse.Namespace) -> int:
     from net.hidden_play import HiddenLockstep
 
     logging.basicConfig(level=logging.ERROR)
+    if not args.idle:
+        HiddenLockstep.idle_step = lambda self: False   # type: ignore[method-assign]
     HiddenLockstep.quiet_moves = bool(args.quiet)
     if not args.psi_fast:
         from net import psi
@@ -380,7 +401,7 @@ async def _peer(args: argparse.Namespace) -> int:
     cfg = NetConfig(identity=load_or_create(args.dir), data_dir=args.dir, engine=engine, name=args.role,
                     confirm=yes, wal_sync=bool(args.sync), timeouts=Timeouts())
     if args.role == "host":
-        bot = _timed(BotDriver, args.moves)(engine, args.seed, "white")
+        bot = _timed(BotDriver, args.moves, args.think)(engine, args.seed, "white")
         host = Host(cfg, bot, args.interface, 0)
         _emit(port=await host.start())
         try:
@@ -389,7 +410,7 @@ async def _peer(args: argparse.Namespace) -> int:
             await host.close()
         _emit(status=out.status, own=bot.own, peer_applied=bot.peer_applied)
         return 0
-    bot = _timed(BotDriver, args.moves)(engine, args.seed, "black", resign_after=args.actions)
+    bot = _timed(BotDriver, args.moves, args.think)(engine, args.seed, "black", resign_after=args.actions)
     t0 = time.perf_counter()
     link = await connect(args.peer_host, args.port, certs.client_context(None, None), cfg.timeouts)
     await run_pairing(cfg, link, "initiator", link.peer_der)
@@ -409,16 +430,34 @@ async def _peer(args: argparse.Namespace) -> int:
     return 0
 
 
-def _timed(base: type, moves: float = 0.0) -> type:
+def _timed(base: type, moves: float = 0.0, think: float = 0.0) -> type:
     """``base`` (a ``BotDriver``) that also keeps, on this machine's monotonic clock, when each of
     its actions was taken and applied here (and whether it was a quiet Move, P-10), and when
-    each of the peer's actions was applied here."""
+    each of the peer's actions was applied here. With ``think`` (ms) it waits that long before
+    each action, as a player would (the session's driver wake-up, ``async_wait``, as in the
+    window's bridge), so the session waits as it does in a game between people."""
 
     class Timed(base):  # type: ignore[misc, valid-type]
         def __init__(self, *a: Any, **kw: Any) -> None:
             super().__init__(*a, **kw)
             self.own: list[tuple[int, float, float, tuple[bool, int]]] = []
             self.peer_applied: dict[int, float] = {}
+            self._ready: tuple[int, float] | None = None    # (action index, when the thinking ends)
+
+        def decide(self, match: Any) -> Any:
+            play = match.play
+            if think and play is not None and play.my_move() and not self.resigns_now(play):
+                now = time.perf_counter()
+                if self._ready is None or self._ready[0] != play.index:
+                    self._ready = (play.index, now + think / 1e3)
+                if now < self._ready[1]:
+                    return None
+            return super().decide(match)
+
+        if think:
+            async def async_wait(self) -> None:
+                ready = self._ready
+                await asyncio.sleep(max(0.0, ready[1] - time.perf_counter()) if ready else 0.005)
 
         def _choose(self, play: Any) -> Any:
             if moves and self.bot is None and self.rng.random() < moves:

@@ -100,6 +100,9 @@ class PsiPlay:
         self.psi_kinds: dict[str, int] = {}   # PSI questions asked by kind (first, lock...)
         #: ((qid, our state's bytes), ZoneResponder) built ahead by ``_warm_responder``
         self._warm_zr: tuple[tuple[int, bytes], hp.ZoneResponder] | None = None
+        #: ``idle_step``'s work: (next event, our state's identity) and its generator
+        self._idle_key: tuple[int, int] | None = None
+        self._idle_gen: Any = None
         for k in ("psi_questions", "psi_follow_ups", "zone_tests", "psi_messages", "quiet_events",
                   "kept_zone_tests"):
             self.stats[k] = 0   # type: ignore[attr-defined]
@@ -162,6 +165,52 @@ class PsiPlay:
         elif (isinstance(msg, HiddenPsi) and msg.n == ZONE_N and pe is not None and pe.za is not None
               and not pe.acked and not cur.keep_r):
             self._warm_responder(qid, root)
+
+    def idle_step(self) -> bool:
+        """One short chunk of work ahead while we wait (the session calls it between reads when
+        nothing has come in; issue 10 item 6): the X25519 blindings of our two parties in the
+        next event's zone tests (``net.psi.warm_points``), our ``ZoneResponder``'s set (the zone
+        squares of our current state and the padding to its public size: the costly part, 200
+        operations in standard play) and our ``ZoneAsker``'s values. What is sent later is the
+        same byte for byte (a value is a pure function of scalar and point, and a point not
+        warmed is computed when it is needed); a state that changes meanwhile is warmed anew,
+        points already done skipped. False: nothing (more) to do now."""
+        if not self.psi_warm or not self.psi_on or not self.zone_tags or self.ended:   # type: ignore[attr-defined]
+            return False
+        ev = self.ev if self.cur is None else self.ev + 1              # type: ignore[attr-defined]
+        key = (ev, id(self.side.state))                                # type: ignore[attr-defined]
+        if self._idle_key != key:
+            self._idle_key, self._idle_gen = key, self._idle_jobs(ev)
+        if self._idle_gen is None:
+            return False
+        if next(self._idle_gen, StopIteration) is StopIteration:
+            self._idle_gen = None
+            return False
+        return True
+
+    def _idle_jobs(self, ev: int) -> Any:
+        """``idle_step``'s generator: the points of our parties for the state as it is now, then
+        for the next ply (an End Turn event's tests run under the new ply, which their values'
+        context includes), each our asker's few values before our responder's 200."""
+        qid = ev * QID_EV + ZONE_N
+        state = self.side.state                                        # type: ignore[attr-defined]
+        size, z_size = hp.capped_zone_sizes(state, self.zone_caps)
+        tags = self.zone_tags
+        r_scalar, r_seed = self._secret(self.them, qid, "responder")   # type: ignore[attr-defined]
+        a_scalar, a_seed = self._secret(self.me, qid, "asker")         # type: ignore[attr-defined]
+        rcells = sorted(set(c for c in hp.zone_responder_cells(self.side) if c[2] in tags))  # type: ignore[attr-defined]
+        acells = [c for c in hp.zone_asker_cells(self.side) if c[2] in tags][:size]  # type: ignore[attr-defined]
+        for ply in (state.ply, state.ply + 1):
+            actx = psi.PsiContext(self.game_id, ply, qid, hp.ZONE_HQ, self.me)  # type: ignore[attr-defined]
+            rctx = psi.PsiContext(self.game_id, ply, qid, hp.ZONE_HQ, self.them)  # type: ignore[attr-defined]
+            a_us = ([psi.cell_u(actx, c) for c in acells]
+                    + [psi.pad_u(actx, a_seed, "asker", i) for i in range(len(acells), size)])
+            yield
+            yield from psi.warm_points(a_scalar, a_us)
+            r_us = ([psi.cell_u(rctx, c) for c in rcells]
+                    + [psi.pad_u(rctx, r_seed, "responder", j) for j in range(max(0, z_size - len(rcells)))])
+            yield
+            yield from psi.warm_points(r_scalar, r_us)
 
     def _warm_responder(self, qid: int, root: bytes) -> None:
         """Build our ``ZoneResponder`` for exchange ``qid`` now (``_psi_warm``). It is kept

@@ -28,7 +28,7 @@ import struct
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 
@@ -38,8 +38,8 @@ from net.hidden_messages import (MAX_PSI_X, MAX_PSI_Z, PSI_MODES, PsiQuery, PsiR
                                  PsiReveal, PsiStep, PsiStepReply)
 
 __all__ = ["P", "Cell", "PsiError", "PsiAuditError", "PsiContext", "cell_u", "pad_u",
-           "Blinder", "check_u", "on_curve", "unblinds", "warm", "new_secrets", "PsiAsker", "PsiResponder",
-           "audit_exchange"]
+           "Blinder", "check_u", "on_curve", "unblinds", "warm", "warm_points", "new_secrets", "PsiAsker",
+           "PsiResponder", "audit_exchange"]
 
 P = 2**255 - 19
 Cell = tuple[int, int, str]
@@ -271,6 +271,29 @@ def warm(build: Callable[[], Any]) -> bool:
         return False
     finally:
         _LOCAL.warming = False
+
+
+def warm_points(scalar: bytes, us: Sequence[bytes], chunk: int = 4) -> Iterator[None]:
+    """Compute ``X25519(scalar, u)`` for each of ``us`` into the values kept for ``scalar``
+    (as ``warm`` does), ``chunk`` operations at a time: the generator yields after each chunk,
+    so a caller can run it while it waits and stop between chunks (``PsiPlay.idle_step``). A
+    point already kept, or of small order (the real run refuses it), is skipped."""
+    memo = _WARM.pop(scalar, None)
+    memo = _WARM[scalar] = {} if memo is None else memo
+    while len(_WARM) > WARM_SCALARS:
+        _WARM.pop(next(iter(_WARM)))
+    key = X25519PrivateKey.from_private_bytes(scalar)
+    done = 0
+    for u in us:
+        if u in memo:
+            continue
+        try:
+            memo[u] = key.exchange(X25519PublicKey.from_public_bytes(u))
+        except ValueError:
+            continue
+        done += 1
+        if done % chunk == 0:
+            yield
 
 
 def new_secrets() -> tuple[bytes, bytes]:

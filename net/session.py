@@ -243,13 +243,17 @@ class GameConnection:
         The read is kept (not cancelled) across wake-ups, so no frame is ever cut in half."""
         self._timed_out = False
         wait = getattr(self.driver, "async_wait", None)
-        if wait is None and timeout is None:
+        play = self.match.play if self.match is not None else None
+        idle = getattr(play, "idle_step", None)
+        if wait is None and timeout is None and idle is None:
             return await self._next()
         if self._recv_task is None:
             self._recv_task = asyncio.ensure_future(self.link.recv())
         if wait is not None and self._wake_task is None:
             # kept across the peer's messages too (not a new task cancelled after each of them)
             self._wake_task = asyncio.ensure_future(wait())
+        if idle is not None:
+            await self._idle(idle)
         await asyncio.wait({self._recv_task} | ({self._wake_task} if self._wake_task else set()), timeout=timeout,
                            return_when=asyncio.FIRST_COMPLETED)
         woken = self._wake_task is not None and self._wake_task.done()
@@ -263,6 +267,16 @@ class GameConnection:
             return None
         task, self._recv_task = self._recv_task, None
         return task.result()
+
+    async def _idle(self, step: Callable[[], bool]) -> None:
+        """Run the machine's work ahead (``idle_step``: the next zone tests' blindings), a short
+        chunk at a time, while neither the peer's next frame nor the driver has come: the loop
+        reads the socket between chunks, so an incoming message waits for one chunk at most
+        (well under a millisecond) and what is left resumes at the next wait."""
+        wake, recv = self._wake_task, self._recv_task
+        assert recv is not None
+        while not recv.done() and not (wake is not None and wake.done()) and not self.link.pending() and step():
+            await asyncio.sleep(0)
 
     async def _next(self) -> Message:
         """The peer's next message: the kept read's if there is one (``_replay_and_resend``)."""

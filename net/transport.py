@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import select
 import ssl
 import time
 from dataclasses import dataclass
@@ -74,6 +75,20 @@ class Link:
         self._window_start, self._window_frames = time.monotonic(), 0
         self.closed = False
         self.stalled = False   # a write did not complete in time: the peer stopped reading
+
+    def pending(self) -> bool:
+        """Whether bytes from the peer wait to be read: in the stream's buffer (asyncio's
+        ``StreamReader`` has no public accessor for it) or in the socket. A caller doing work
+        ahead (``GameConnection._idle``) stops then, so a frame is never kept waiting."""
+        if getattr(self.reader, "_buffer", None):
+            return True
+        sock = self.writer.get_extra_info("socket")
+        if sock is None or self.closed:
+            return False
+        try:
+            return bool(select.select([sock.fileno()], [], [], 0)[0])
+        except (OSError, ValueError):
+            return True
 
     async def recv(self) -> Message:
         """Next non-ping message. :raises PeerTimeout, ProtocolError, PeerRefused, ConnectionError."""

@@ -140,3 +140,58 @@ def test_hq10_a_viewer_that_shrinks_its_warmed_zone_set_is_named_by_the_audit() 
     assert honest.verdict is not None and not honest.verdict.ok, pair.stops
     assert "'psi-reply' of PSI exchange" in honest.verdict.report and "differs in z" in honest.verdict.report, \
         honest.verdict.report
+
+
+def _idle_game(idle: bool, actions: int = 30, seed: int = 7) -> tuple[HiddenPair, dict[str, int]]:
+    """The seeded game of ``_game`` (speed-ups on); with ``idle`` both machines run their work
+    ahead (``idle_step``) to its end before every action, as a session does while it waits for
+    the player or the peer. Counts, until the resignation, the X25519 operations computed by a
+    party as it is built (``critical``) and by the builds right after our own send (``after_send``)."""
+    counts = {"critical": 0, "after_send": 0}
+    real = psi.Blinder.blind
+
+    def counted(self: psi.Blinder, u: bytes, what: str = "value") -> bytes:
+        if u not in self._memo:
+            counts["after_send" if self._warming else "critical"] += 1
+        return real(self, u, what)
+
+    psi._WARM.clear()
+    psi.Blinder.blind = counted             # type: ignore[method-assign]
+    try:
+        pair = HiddenPair(engine, engine.Options())
+        rng = random.Random(seed)
+        n = 0
+        while pair.mover is not None and not pair.stops and n < actions:
+            if idle:
+                for m in pair.machines.values():
+                    steps = 0
+                    while m.idle_step():
+                        steps += 1
+                        assert steps < 1000         # a bounded amount of work per wait
+            m = pair.machines[pair.mover]
+            legal = engine.legal_actions(m.state_value)
+            ends = [a for a in legal if isinstance(a, engine.EndTurn)]
+            pair.act(engine.format_action(ends[0] if ends and rng.random() < 0.5 else rng.choice(legal)), legal=True)
+            n += 1
+        seen = dict(counts)
+        pair.command(pair.mover, pair.machines[pair.mover].resign())
+    finally:
+        psi.Blinder.blind = real            # type: ignore[method-assign]
+    return pair, seen
+
+
+def test_hq10_work_ahead_while_waiting_sends_the_same_bytes_and_leaves_less_for_the_event() -> None:
+    """HQ-10, HQ-17: the next event's zone-test blindings computed while a side waits
+    (``idle_step``) change no signed byte of the game and both audits still pass; what is left
+    to compute when the event comes (right after our own send and as the parties are built) is
+    less than half of it without the work ahead."""
+    ahead, cold = _idle_game(True), _idle_game(False)
+    assert not ahead[0].stops and not cold[0].stops
+    assert [(c, m.TAG, pack(m.fields())) for c, m in ahead[0].wire] == \
+        [(c, m.TAG, pack(m.fields())) for c, m in cold[0].wire]
+    for pair, _ in (ahead, cold):
+        assert all(m.verdict is not None and m.verdict.ok for m in pair.machines.values())
+    left = ahead[1]["after_send"] + ahead[1]["critical"]
+    before = cold[1]["after_send"] + cold[1]["critical"]
+    assert before > 1000 and left * 2 < before, (ahead[1], cold[1])
+    assert all(not m.idle_step() for m in ahead[0].machines.values())    # the game is over: nothing to do
