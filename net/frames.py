@@ -105,7 +105,11 @@ def _check_values(obj: Any, depth: int) -> None:
             raise ProtocolError("integer out of 64-bit range")
         return
     if isinstance(obj, list):
+        flat = depth < MAX_DEPTH        # items one level down may be checked here
         for item in obj:
+            kind = type(item)
+            if flat and (kind is bytes or kind is str or item is None or kind is bool):
+                continue                # the common leaves (hashes, salts), without a call each
             _check_values(item, depth + 1)
         return
     if isinstance(obj, dict):

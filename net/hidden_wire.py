@@ -40,16 +40,22 @@ def _ints(hi: int) -> Check:
 
 
 def _leaf(v: Any) -> bool:
-    return (isinstance(v, list) and len(v) == 4 and _int(0, MAX_SLOTS - 1)(v[0]) and _bmax(MAX_VALUE)(v[1])
-            and _b(SALT_LEN)(v[2]) and isinstance(v[3], list) and len(v[3]) <= 10
-            and all(_b(32)(h) for h in v[3]))
+    """``[slot, value, salt, path]`` (``leaf``). Written out, not composed of the checks above:
+    an ``ack`` or ``shown`` carries some 25 leaves of about ten fields each, checked when it is
+    signed and when it is received, on the critical path (issue 10 item 6)."""
+    if not (type(v) is list and len(v) == 4):
+        return False
+    slot, value, salt, path = v
+    return (type(slot) is int and 0 <= slot <= MAX_SLOTS - 1 and type(value) is bytes and len(value) <= MAX_VALUE
+            and type(salt) is bytes and len(salt) == SALT_LEN and type(path) is list and len(path) <= 10
+            and all(type(h) is bytes and len(h) == 32 for h in path))
 
 
 def _leaves(v: Any) -> bool:
     return isinstance(v, list) and len(v) <= MAX_OPENED and all(_leaf(x) for x in v)
 
 
-_HEX64: Check = lambda v: isinstance(v, str) and len(v) == 64 and all(c in "0123456789abcdef" for c in v)
+_HEX64: Check = lambda v: isinstance(v, str) and len(v) == 64 and not v.strip("0123456789abcdef")
 _ROOT = dict(rn=_int(), root=_b(32), phash=_HEX64)
 
 
