@@ -21,11 +21,49 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.actions import SUB, Move
+from engine.actions import SUB, Drop, Exchange, Move, PickUp
 from engine.board import has_ability
+from engine.pieces import DEFENCES, TRANSPORTS, WEAPONS
 from engine.descs import resolve_all
 from engine.errors import RuleError
 from engine.visibility import stealthy
+
+
+#: the articles whose changing hands leaves every zone test's result as it was (P-13): the
+#: weapons but the Torpedo Launcher (a detector, RUL-18) and the defences; and for a pick-up the
+#: transports too (gaining one moves nothing at once). Not these: Stealth and Anti-Stealth (a
+#: hiding reason, a detector and its locks, RUL-18, RUL-19), a transport given away or dropped (a
+#: traveller that loses its Jump Pack or Scuba may change level, RUL-31) and XXX (its loss can make
+#: a piece give up other articles, RUL-28)
+QUIET_CODES = frozenset(set(WEAPONS) - {"TL"}) | frozenset(DEFENCES)
+QUIET_PICK_UPS = QUIET_CODES | frozenset(TRANSPORTS)
+
+
+def _same_public(before: Any, c: Any, ground: bool) -> bool:
+    """Nothing of the other side touched, and the ply, serials, projectiles, reinforcements, lost
+    primaries and result unchanged (the ground too unless ``ground`` may change)."""
+    return not (c.yours or c.fresh_turn or c.result is not None or c.ply != before.ply
+                or c.next_sid != before.next_sid or c.projectiles != before.projectiles
+                or (not ground and c.ground != tuple(sorted(before.ground.items())))
+                or c.reinforcements != tuple(sorted(before.reinforcements.items()))
+                or c.lost_primary != before.turn.lost_primary)
+
+
+def _article_action_keeps(before: Any, actor_side: str, action: Any, c: Any) -> bool:
+    """P-13: a pick-up, drop or exchange in clear of articles all in ``QUIET_CODES`` (a pick-up:
+    ``QUIET_PICK_UPS``), changing nothing else public but the ground: no piece moves and no hiding
+    reason or detector ability changes, so neither zone test can find anything new. Decided from the action's text
+    and the public state only (an exchange's receiver may be hidden from the owner, so its pieces
+    are not looked up: both sides must decide alike)."""
+    if isinstance(action, PickUp):
+        quiet = action.article in QUIET_PICK_UPS
+    elif isinstance(action, Drop):
+        quiet = action.article in QUIET_CODES
+    elif isinstance(action, Exchange):
+        quiet = action.article in QUIET_CODES and (action.swapped is None or action.swapped in QUIET_CODES)
+    else:
+        return False
+    return quiet and c.action is not None and _same_public(before, c, ground=True)
 
 
 def kept_tests(before: Any, actor_side: str, action: Any, c: Any) -> tuple[bool, bool]:
@@ -34,13 +72,13 @@ def kept_tests(before: Any, actor_side: str, action: Any, c: Any) -> tuple[bool,
     keep their last results: (the owner's, the resolver's). The owner's test (its hiding squares
     against the resolver's zones) keeps when the actor is no detector; the resolver's (its hiding
     squares against the owner's zones) when the actor has no hiding reason. Both need a public
-    Move that moves its actor alone and changes nothing else (see the module doc)."""
+    Move that moves its actor alone and changes nothing else (see the module doc); an article
+    action keeps both under P-13 (``_article_action_keeps``)."""
+    if _article_action_keeps(before, actor_side, action, c):
+        return True, True
     if not isinstance(action, Move) or action.passenger is not None or action.doze or c.action is None:
         return False, False
-    if (c.yours or c.fresh_turn or c.result is not None or c.ply != before.ply or c.next_sid != before.next_sid
-            or c.ground != tuple(sorted(before.ground.items())) or c.projectiles != before.projectiles
-            or c.reinforcements != tuple(sorted(before.reinforcements.items()))
-            or c.lost_primary != before.turn.lost_primary):
+    if not _same_public(before, c, ground=False):
         return False, False
     try:
         found = resolve_all(before, action.piece, actor_side)

@@ -29,9 +29,10 @@ def _tags(wire: list[tuple[str, Any]]) -> list[str]:
             for c, m in wire]
 
 
-def _play(texts: list[str], white: type = HiddenLockstep) -> tuple[HiddenPair, Any, list[list[str]]]:
-    """The pair after ``texts`` from POSITION, the omniscient state, each action's messages."""
-    eng = _positioned(POSITION)
+def _play(texts: list[str], white: type = HiddenLockstep,
+          position: str = POSITION) -> tuple[HiddenPair, Any, list[list[str]]]:
+    """The pair after ``texts`` from ``position``, the omniscient state, each action's messages."""
+    eng = _positioned(position)
     options = engine.Options()
     pair = HiddenPair(eng, options, machines={
         "white": white(eng, options, "white", b"g" * 32, seed=b"w" * 32),
@@ -123,3 +124,32 @@ def test_an_owner_that_skips_its_zone_test_where_p_10_does_not_allow_is_refused(
     assert "'ack' before the owner's zone test" in pair.caught[0][1]
     evidence = [e for e in pair.events["black"] if e.kind == "hidden-evidence"]
     assert evidence and evidence[0].data["tag"] == "ack"
+
+
+ARTICLES = POSITION + "piece W RP h10 G moved\narticle FL h10\narticle SH h10\n"
+
+
+def test_a_pick_up_of_a_flamer_runs_no_zone_test_p_13() -> None:
+    """P-13, HQ-10, RUL-18: White's visible Rocket Pawn on h10 picks up the Flamer lying there:
+    no piece moves and no hiding reason or detector changes hands, so neither zone test runs
+    (both sides keep their last results and decide so alike): event, ack, shown. Both views are
+    the omniscient engine's."""
+    pair, omni, per = _play(OPENING + ["PU:RP(10,8)^FL"], position=ARTICLES)
+    assert pair.stops == []
+    assert per[-1] == ["w:event", "b:ack", "w:shown"]
+    white, black = pair.machines["white"], pair.machines["black"]
+    assert white.stats["kept_zone_tests"] == black.stats["kept_zone_tests"] == 2
+    _agrees(pair, omni)
+
+
+def test_a_pick_up_of_stealth_still_runs_both_zone_tests_rul_18() -> None:
+    """RUL-18, P-13: the same Pawn picks up the Stealth article instead: it gains hiding reason
+    S, so both zone tests run (the owner's query and the resolver's reply, each way), and Black
+    no longer sees the Pawn (no Anti-Stealth zone of Black's reaches h10), as the omniscient
+    engine says."""
+    pair, omni, per = _play(OPENING + ["PU:RP(10,8)^SH"], position=ARTICLES)
+    assert pair.stops == []
+    assert per[-1] == ["w:event", "b:psi/zone", "w:psi/zone", "b:ack", "w:psi/zone", "b:psi/zone", "w:shown"]
+    rp = next(s for s, p in omni.pieces.items() if p.kind == "RP" and p.side == "W")
+    assert rp not in pair.machines["black"].state_value.pieces
+    _agrees(pair, omni)
