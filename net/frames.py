@@ -107,9 +107,14 @@ def _check_values(obj: Any, depth: int) -> None:
     if isinstance(obj, list):
         flat = depth < MAX_DEPTH        # items one level down may be checked here
         for item in obj:
-            kind = type(item)
-            if flat and (kind is bytes or kind is str or item is None or kind is bool):
-                continue                # the common leaves (hashes, salts), without a call each
+            if flat:                    # the common leaves (hashes, salts, numbers), without a call each
+                kind = type(item)
+                if kind is bytes or kind is str or item is None or kind is bool:
+                    continue
+                if kind is int:
+                    if not INT_MIN <= item <= INT_MAX:
+                        raise ProtocolError("integer out of 64-bit range")
+                    continue
             _check_values(item, depth + 1)
         return
     if isinstance(obj, dict):
