@@ -17,13 +17,16 @@ its own actions on its own clock), with the write-ahead log fsynced (as shipped)
 
 "Applied on both sides" is the later of the mover's "applied" (its peer's ack in) and the
 peer's (its ``shown`` in), both read from perf_counter, the machine's one monotonic clock, in the
-two processes. The figures are given for every action, for the quiet public Moves of
-docs/rulings.md P-10 (no zone test) and for those of them that asked no question (nothing
-hidden exchanged at all); ``--compare`` also plays every game with P-10 off in both processes
-(same seeds, alternating game by game), ``--moves P`` has the bots play a Move with chance P;
-``--compare-psi`` also plays every game with the PSI speed-ups of issue 10 item 6 off (the
-asker raising the responder's whole set instead of unblinding, no zone-test values computed
-ahead: the PSI computation as before them; the same bytes travel).
+two processes. The figures are given for every action, for the quiet public actions of
+docs/rulings.md P-10 and P-13 (Moves and article actions without zone test) and for those of
+them that asked no question (nothing hidden exchanged at all); ``--compare`` also plays every
+game with those shortcuts off in both processes (same seeds, alternating game by game),
+``--moves P`` has the bots play a Move with chance P; ``--compare-psi`` also plays every game
+with the PSI speed-ups of issue 10 item 6 off (the asker raising the responder's whole set
+instead of unblinding, no zone-test values computed ahead: the PSI computation as before them;
+the same bytes travel). ``--think MS`` has each bot wait MS milliseconds before each of its
+actions, as a player thinks (the session then waits as in a game between people and does its
+work ahead, ``PsiPlay.idle_step``); ``--compare-idle`` also plays every game without that work.
 """
 from __future__ import annotations
 
@@ -175,8 +178,8 @@ def format_results(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-KINDS = {"all": "every action", "quiet": "quiet public Moves (P-10)",
-         "plain": "quiet public Moves that asked no question (nothing hidden exchanged)",
+KINDS = {"all": "every action", "quiet": "quiet public actions (Moves P-10, article actions P-13)",
+         "plain": "quiet public actions that asked no question (nothing hidden exchanged)",
          "other": "the others (zone tests, hidden information exchanged)"}
 
 
