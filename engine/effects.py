@@ -220,25 +220,31 @@ def _conversion_kills(state: GameState, converted: list[tuple[Piece, Piece]]) ->
 
 # -- projectile hits (RUL-15, RUL-46): a projectile's cell is hit like any event's target --
 
-def _occupied(state: GameState, side: str, cell: tuple[int, int, str]) -> bool:
-    """A piece in the cell: visible to ``side``, or hidden and reported by the answerer (HQ-8)."""
+def _occupied(state: GameState, side: str, cell: tuple[int, int, str], public: bool) -> bool:
+    """A piece in the cell: visible to ``side``, or hidden and reported by the answerer (HQ-8);
+    ``public`` as for ``hit_cells``."""
     hidden = hidden_from(state, side)
     if any(s not in hidden for s in state.at(*cell)):
         return True
     # asked even when the state holds nothing there: a partial state (engine.partial) does not
     # hold the pieces hidden from ``side`` at all (HQ-8: "for each projectile cell that holds
     # no piece A can see")
-    return current_answerer().first_hidden(state, side, [cell], public=True) is not None
+    return current_answerer().first_hidden(state, side, [cell], public=public) is not None
 
 
-def hit_cells(state: GameState, cells: list[tuple[int, int, str]]) -> None:
-    """Joint hits of the projectiles in these cells on the pieces there (RUL-46 c), one event."""
+def hit_cells(state: GameState, cells: list[tuple[int, int, str]], public: bool = False) -> None:
+    """Joint hits of the projectiles in these cells on the pieces there (RUL-46 c), one event.
+    ``public``: the cells tell the other side nothing it cannot work out (the end phase's steps
+    of projectiles in flight, from their public cells and directions, HQ-8, HQ-9): a network game
+    asks about them in clear (docs/rulings.md P-12). Not so for a projectile created now by a
+    firer that may stay hidden (its cell is next to the firer), nor for a piece arriving on a
+    projectile's cell (it may be a hidden mover)."""
     hits: list[Hit] = []
     gone: set[int] = set()
     causer = None
     for cell in dict.fromkeys(cells):
         here = [p for p in state.projectiles if (p.row, p.col, p.level) == cell]
-        if not here or not _occupied(state, here[0].side, cell):
+        if not here or not _occupied(state, here[0].side, cell, public):
             continue
         causer = causer or here[0].side
         strength = sum(p.strength for p in here)
@@ -247,7 +253,7 @@ def hit_cells(state: GameState, cells: list[tuple[int, int, str]]) -> None:
             gone.add(p.pid)
         kind = here[0].kind
         visible = [s for s in state.at(*cell) if s not in hidden_from(state, here[0].side)]
-        hidden = current_answerer().hidden_on(state, here[0].side, [cell], public=True)   # HQ-8: a public cell
+        hidden = current_answerer().hidden_on(state, here[0].side, [cell], public=public)
         for sid in sorted(set(visible) | set(hidden)):
             hits.append(Hit(sid, WEAPON[kind], strength, KILL[kind], here[0].side))
     if gone:
@@ -268,4 +274,4 @@ def arrival_hits(state: GameState, sids: list[int]) -> None:
         if p is not None and p.cell in flying:
             cells.append(p.cell)
     if cells:
-        hit_cells(state, cells)
+        hit_cells(state, cells)     # the arriving piece may be hidden: its cell stays in PSI

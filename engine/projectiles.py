@@ -64,6 +64,6 @@ def step_all(state: GameState) -> None:
         state.projectiles = tuple(stepped)
         state.touch_projectiles()
         cells = [(p.row, p.col, p.level) for p in state.projectiles if p.created != state.ply]
-        hit_cells(state, cells)
+        hit_cells(state, cells, public=True)     # stepped from public cells (HQ-8, P-12)
         if state.turn.lost_primary:
             return

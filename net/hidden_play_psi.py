@@ -100,8 +100,8 @@ class PsiPlay:
         self.psi_kinds: dict[str, int] = {}   # PSI questions asked by kind (first, lock...)
         #: ((qid, our state's bytes), ZoneResponder) built ahead by ``_warm_responder``
         self._warm_zr: tuple[tuple[int, bytes], hp.ZoneResponder] | None = None
-        #: ``idle_step``'s work: (next event, our state's identity) and its generator
-        self._idle_key: tuple[int, int] | None = None
+        #: ``idle_step``'s work: (next event, our state's bytes) and its generator
+        self._idle_key: tuple[int, bytes] | None = None
         self._idle_gen: Any = None
         for k in ("psi_questions", "psi_follow_ups", "zone_tests", "psi_messages", "quiet_events",
                   "kept_zone_tests"):
@@ -178,15 +178,18 @@ class PsiPlay:
         if not self.psi_warm or not self.psi_on or not self.zone_tags or self.ended:   # type: ignore[attr-defined]
             return False
         ev = self.ev if self.cur is None else self.ev + 1              # type: ignore[attr-defined]
-        key = (ev, id(self.side.state))                                # type: ignore[attr-defined]
+        key = (ev, serialise(self.side.state))                         # type: ignore[attr-defined]
         if self._idle_key != key:
             self._idle_key, self._idle_gen = key, self._idle_jobs(ev)
         if self._idle_gen is None:
             return False
-        if next(self._idle_gen, StopIteration) is StopIteration:
-            self._idle_gen = None
-            return False
-        return True
+        try:
+            if next(self._idle_gen, StopIteration) is not StopIteration:
+                return True
+        except Exception:   # noqa: BLE001  (speculative, as ``psi.warm``: the real run reports any error)
+            pass
+        self._idle_gen = None
+        return False
 
     def _idle_jobs(self, ev: int) -> Any:
         """``idle_step``'s generator: the points of our parties for the state as it is now, then

@@ -1,5 +1,5 @@
-"""The quiet public Move: an event after which no zone test can find anything new (issue 10 item 6;
-docs/rulings.md P-10, docs/protocol.md "PSI in play").
+"""The quiet public Move and article action: an event after which no zone test can find anything
+new (issue 10 item 6; docs/rulings.md P-10, P-13, docs/protocol.md "PSI in play").
 
 Both sides decide it alike, from what both hold: the public state before the event (equal on
 both sides, ``phash``), the event's ``Consequences`` and public text, and the actor's opening,
@@ -15,7 +15,9 @@ no detector ability (Torpedo Launcher, Anti-Stealth: RUL-18, RUL-19) before or a
 no passenger and nudges nothing (so it is the only piece that moves), no piece of the other side
 is touched (``yours`` empty), and the ply, the ground (no article picked up or dropped), the
 projectiles, the serials and the result are unchanged (so no reveal ends, RUL-20, and nothing
-else happened). The lock targets still travel in clear in ``event`` and ``ack``.
+else happened). The lock targets still travel in clear in ``event`` and ``ack``. A quiet
+article action (P-13, ``_article_action_keeps``) moves no piece and hands over no article that
+makes a hiding reason or a detector; only the ground changes.
 """
 from __future__ import annotations
 

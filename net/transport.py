@@ -86,6 +86,10 @@ class Link:
         if sock is None or self.closed:
             return False
         try:
+            if hasattr(select, "poll"):     # any descriptor number (select() stops at 1024)
+                poller = select.poll()
+                poller.register(sock.fileno(), select.POLLIN)
+                return bool(poller.poll(0))
             return bool(select.select([sock.fileno()], [], [], 0)[0])
         except (OSError, ValueError):
             return True

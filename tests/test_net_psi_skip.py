@@ -11,7 +11,10 @@ question is the follow-up ``open_on`` of the cells the PSI found (P-3).
 """
 from __future__ import annotations
 
+import types
+
 import engine.api as engine
+from engine_helpers import pos
 from engine.partial import enemy_hidden_held, known_diff
 from net import hidden_psi as hp
 from net.hidden_pair import HiddenPair
@@ -205,3 +208,27 @@ def test_a_projectile_cell_is_asked_plain_in_an_end_phase_hq_8() -> None:
 def he_question(blob: bytes) -> object:
     from net.hidden_engine import load_question
     return load_question(blob)
+
+
+def test_a_hidden_firers_projectile_hitting_at_creation_stays_in_psi_rul_20() -> None:
+    """RUL-20 (``reveal_stealth_on_fire`` off), HQ-8, P-12: White's stealthy Rocket Pawn on c8,
+    hidden from Black, fires a rocket south; White's own AAA (with Anti-Rocket) stands on c7,
+    the creation cell, and survives. The projectile is created and vanishes in the same hidden
+    event, so Black never sees its cell: the creation-time hit questions are not marked public
+    and no plain message of White's names c7 (it stands next to the hidden firer)."""
+    text = "to-move W\npiece B K j1 G\npiece W K j10 G\npiece W RP c8 G SH moved\npiece W AAA c7 G ARL\n"
+    start = pos(text, reveal_stealth_on_fire=False)
+    options = start.options
+    eng = types.SimpleNamespace(**{**{k: getattr(engine, k) for k in dir(engine) if not k.startswith("__")},
+                                   "new_game": lambda options=None: start.clone()})
+    pair = HiddenPair(eng, options)
+    pair.act("FI:RL/RP(8,3)1SH->(7,3)")
+    assert pair.stops == []
+    omni = engine.apply_action(start.clone(), engine.parse_action("FI:RL/RP(8,3)1SH->(7,3)"))
+    assert omni.projectiles == ()
+    for m in pair.machines.values():
+        assert known_diff(m.state_value, omni, m.me) == ""
+        assert enemy_hidden_held(m.state_value, omni, m.me) == []
+    white_plain = [he_question(m.question) for c, m in pair.wire if c == "white" and isinstance(m, HiddenQuery)]
+    assert not any((7, 3, "G") in [tuple(x) for x in q.args[0]] for q in white_plain), white_plain
+    assert pair.machines["white"].stats["psi_questions"] >= 1
