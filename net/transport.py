@@ -168,6 +168,14 @@ class Link:
             log.info("%s: closing: %s", self.label, reason)
             try:
                 await self.send(Stopped(reason[:512]) if stopped else Refuse(reason[:512]))
+                if stopped:
+                    # as ``refuse``: the peer may be writing (a claim's receipt wait, a ping); a
+                    # close with its bytes unread would reset the connection, and a reset can
+                    # destroy our ``stopped`` before the peer reads it (issue 10 item 1). Read and
+                    # drop until it closes, at most ``Timeouts.shutdown``.
+                    async with asyncio.timeout(self.timeouts.shutdown):
+                        while await self.reader.read(65536):
+                            pass
             except asyncio.CancelledError:
                 self.abort()
                 raise
