@@ -148,6 +148,9 @@ def test_a_lying_host_caught_in_play_loses_and_its_own_session_stops_on_the_clai
     assert guest.transcript is not None, (guest.status, guest.reason)
     other_piece_caught(guest.status, guest.reason, lie, guest.transcript, None)   # the guest names the lie and wins
     assert guest.outcome == "black"
+    # the winner got the liar's stopped before the connection ended: nothing left to deliver, its log
+    # finished (a close with unread bytes could reset the link and lose that stopped, issue 10 item 1)
+    assert guest.transcript.name.endswith(".finished.wal"), guest.transcript
     seq = int(re.search(r"message seq (\d+)\)", guest.reason).group(1))   # type: ignore[union-attr]
     assert host.status == "stopped", (host.status, host.reason)
     assert host.reason.startswith(f"unfounded breach claim: our message #{seq} breaks no rule by our record"), host.reason
