@@ -4,8 +4,8 @@
     pair.act(text)                                # the side to move acts; messages flow until quiet
     pair.machines["white"].state_value            # white's partial state
 
-Each message goes, as in ``net.session``, first to its sender's machine (own) then to the
-other's (peer), whose replies follow in order. ``pair.wire`` keeps every message with its
+Each message goes, as in ``net.session``, first to its sender's machine (own) at once, then,
+in the order sent, to the other's (peer), whose replies follow in order. ``pair.wire`` keeps every message with its
 sender (the transcript both sides hold); ``pair.stops`` any stop; ``pair.tap`` may change a
 message on its way (a lying peer).
 """
@@ -50,7 +50,7 @@ class HiddenPair:
 
     def command(self, colour: str, send: Send) -> None:
         """Issue ``colour``'s command (a ``Send`` from its machine) and run until quiet."""
-        self._queue.append((colour, send))
+        self._send(colour, send)
         self.run()
 
     def act(self, text: str, legal: bool = False) -> None:
@@ -61,20 +61,26 @@ class HiddenPair:
         self.command(colour, self.machines[colour].act(text, legal))
 
     def run(self) -> None:
+        """Deliver the messages sent, in the order they were sent, until none is left."""
         while self._queue:
             colour, send = self._queue.popleft()
             other = "black" if colour == "white" else "white"
-            self.wire.append((colour, send.message))
-            self._take(colour, self.machines[colour].feed(True, send.message, send.secrets))
             peer = self.machines[other]
             peer.peer_seen += 1
             got = self.tap(colour, send.message) if self.tap is not None else send.message
             self._take(other, peer.feed(False, got))
 
+    def _send(self, colour: str, send: Send) -> None:
+        """As ``net.session`` issues a message: it joins the transcript, goes to its sender's own
+        machine at once (whose replies are sent in turn), and waits for delivery to the peer."""
+        self.wire.append((colour, send.message))
+        self._queue.append((colour, send))
+        self._take(colour, self.machines[colour].feed(True, send.message, send.secrets))
+
     def _take(self, colour: str, outs: list[Output]) -> None:
         for o in outs:
             if isinstance(o, Send):
-                self._queue.append((colour, o))
+                self._send(colour, o)
             elif isinstance(o, Event):
                 self.events[colour].append(o)
                 if o.kind == "game-over" and o.data.get("ending") == "breach" and o.data["outcome"] == colour:

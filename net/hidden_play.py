@@ -205,6 +205,8 @@ class HiddenLockstep(PsiPlay, Lockstep):
                     return [] if own else [Stop(f"{msg.TAG!r} after the game ended")]
                 out = handler(self, msg, secrets)
                 if own:
+                    if isinstance(msg, HiddenEvent):
+                        out = out + self._psi_resolver_query()   # our zone test rides with our event
                     self._prepare_root()
                     self._psi_warm(msg)
                 return out
@@ -394,6 +396,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
         self.state_value = self.side.state
         if msg.phash != he.public_hash(self.side.state):
             raise ProtocolError("after the peer's event our public state differs from the peer's (public hash)")
+        self._pe(cur).received = True     # the resolver's zone test, sent with its event, may come now
         return self._psi_owner_show(cur, det_r) or self._owner_ack(cur, det_r)
 
     def _peer_public_action(self, text: str) -> Any:

@@ -11,10 +11,12 @@ negotiated like every option) an event goes (docs/protocol.md "PSI in play"):
    owner's ``QuestionResponder`` returns; a follow-up the PSI calls for (``open_on`` of the cells
    found, ``lock_in`` of the lock's cell) is a plain ``hidden-query``. The other questions are
    plain as before. ``event`` carries R's lock targets only (empty zones).
-2. O (the owner) receives the consequences, then asks the zone test (``ZoneAsker``: ``psi``
-   {psi-query}); R answers from its zones (``ZoneResponder``: {psi-reply}); O's ``Shown`` is
-   what the squares found make it show. ``ack`` carries O's lock targets only.
-3. R asks the mirrored zone test, O answers; R's ``Shown`` follows in ``shown``.
+2. R asks the mirrored zone test right after its event (``_psi_resolver_query``: its own hiding
+   squares after the event need nothing of O's), so both tests run at once.
+3. O (the owner) receives the consequences, then asks its zone test (``ZoneAsker``: ``psi``
+   {psi-query}) and answers R's (``ZoneResponder``: {psi-reply}); R answers O's from its zones;
+   O's ``Shown`` is what the squares found make it show. ``ack`` carries O's lock targets only.
+4. With O's reply and the ack, R's ``Shown`` follows in ``shown``.
 
 Every blinding scalar and padding seed is derived from the side's per-game salt secret
 (``psi_secret``), so a machine rebuilt from its log after a crash sends the same bytes, and the
@@ -60,7 +62,9 @@ class PsiEv:
     follow: Any = None           # resolver: the exchange whose plain follow-up is asked
     qr: Any = None               # owner: the question exchange being answered
     follow_n: int | None = None  # owner: the question whose plain follow-up may come
-    za: Any = None               # our zone test (as owner after the event; as resolver after the ack)
+    za: Any = None               # our zone test (as owner after the event; as resolver with our event)
+    found: Any = None            # resolver: our zone test's result (squares by zone), waiting for the ack
+    received: bool = False       # owner: the resolver's event is received (its zone test may come)
     locked: frozenset[int] = frozenset()   # the lock targets our zone test's Detectors take
     zone_answered: bool = False  # we answered the peer's zone test of this event
     acked: bool = False          # owner: our ack is sent / resolver: the peer's ack came
@@ -143,11 +147,11 @@ class PsiPlay:
         of our next zone-test party now (``net.psi.warm``), while the peer works and the message
         travels, instead of when the peer's next message needs them (issue 10 item 6):
 
-        * resolver, after ``event``: our ``ZoneResponder`` for the owner's zone test, which the
-          owner's ``psi{psi-query}`` comes for (100 squares per zone, padded);
-        * resolver, after our zone-test reply: our ``ZoneAsker``'s query, which the ``ack`` calls for;
-        * owner, after our zone-test query: our ``ZoneResponder`` for the resolver's test after
-          our ``ack``.
+        * resolver, after our zone-test query (sent with our ``event``; after the ``event`` itself
+          when P-10 / P-13 keeps our test): our ``ZoneResponder`` for the owner's zone test, which
+          the owner's ``psi{psi-query}`` comes for (100 squares per zone, padded);
+        * owner, after our zone-test query: our ``ZoneResponder`` for the resolver's test, whose
+          query came with the event.
         Skipped where P-10 keeps that test. What is sent is the same byte for byte (only our own
         points, a pure function of the scalar); a state that changed meanwhile only misses."""
         cur = self.cur                                                 # type: ignore[attr-defined]
@@ -157,13 +161,13 @@ class PsiPlay:
         root = self._peer_root_bytes()
         pe = cur.psi
         if cur.role == "resolver":
-            if isinstance(msg, HiddenEvent) and not cur.keep_o:
+            # after our event when no query of ours follows it, else after that query
+            ours = (isinstance(msg, HiddenPsi) and msg.n == ZONE_N and pe is not None and pe.za is not None
+                    and not pe.zone_answered)
+            if not cur.keep_o and ((isinstance(msg, HiddenEvent) and cur.keep_r) or ours):
                 self._warm_responder(qid, root)
-            elif (isinstance(msg, HiddenPsi) and msg.n == ZONE_N and pe is not None and not pe.acked
-                  and not cur.keep_r):
-                psi.warm(lambda: self._zone_asker(qid, root).start())
         elif (isinstance(msg, HiddenPsi) and msg.n == ZONE_N and pe is not None and pe.za is not None
-              and not pe.acked and not cur.keep_r):
+              and not pe.zone_answered and not cur.keep_r):
             self._warm_responder(qid, root)
 
     def idle_step(self) -> bool:
@@ -214,6 +218,20 @@ class PsiPlay:
                     + [psi.pad_u(rctx, r_seed, "responder", j) for j in range(max(0, z_size - len(rcells)))])
             yield
             yield from psi.warm_points(r_scalar, r_us)
+
+    def _psi_resolver_query(self) -> list[Output]:
+        """Resolver, right after our ``event`` is sent: our own zone test's query, unless P-10 /
+        P-13 keeps its result or no zone is in play. It needs only our hiding squares after the
+        event, so it travels with the event instead of after the owner's ack; the owner answers
+        it after its own query (docs/protocol.md "PSI in play": 5 messages instead of 7)."""
+        cur = self.cur                                                 # type: ignore[attr-defined]
+        if (not self.psi_on or not self.zone_tags or cur is None or cur.role != "resolver" or cur.res is None
+                or cur.keep_r):
+            return []
+        pe = self._pe(cur)
+        if pe.za is not None or pe.found is not None:
+            return []
+        return [Send(self._zone_ask(pe))]
 
     def _warm_responder(self, qid: int, root: bytes) -> None:
         """Build our ``ZoneResponder`` for exchange ``qid`` now (``_psi_warm``). It is kept
@@ -298,6 +316,10 @@ class PsiPlay:
             raise ProtocolError(f"{tag!r} before {whose} zone test of event {cur.index} (HQ-10), which this "
                                 "event needs (docs/rulings.md P-10)")
 
+    def _kept_found(self, pe: PsiEv) -> Zones:
+        """Our zone test's squares with the owner's lock targets from its ack."""
+        return Zones(pe.found.submerged, pe.found.stealth, pe.locked)
+
     def _kept_zones(self, locked: frozenset[int]) -> Zones:
         assert self.zone_found is not None
         return Zones(self.zone_found[0], self.zone_found[1], locked)
@@ -329,7 +351,9 @@ class PsiPlay:
             return self._resolver_shown(cur, shown_o, gone, self._kept_zones(det_o.locked))  # type: ignore[attr-defined]
         pe = self._pe(cur)
         pe.acked, pe.shown, pe.gone, pe.locked = True, shown_o, gone, det_o.locked
-        return [Send(self._zone_ask(pe))]
+        if pe.found is None:
+            return []       # our zone test (its query went with our event) is not answered yet
+        return self._resolver_shown(cur, shown_o, gone, self._kept_found(pe))  # type: ignore[attr-defined]
 
     def _zone_ask(self, pe: PsiEv) -> HiddenPsi:
         rn, root, phash = self._stamp()                                # type: ignore[attr-defined]
@@ -373,17 +397,21 @@ class PsiPlay:
         if msg.n == ZONE_N:
             if cur.res is None:
                 raise ProtocolError("a zone test before our event")
-            if not pe.acked:      # the owner's zone test of our event: we answer from our zones
+            if len(inner) == 1 and isinstance(inner[0], PsiQuery):   # the owner's zone test of our event
                 if cur.keep_o:
                     raise ProtocolError("the owner's zone test of an event that keeps it (docs/rulings.md P-10)")
+                if pe.acked:
+                    raise ProtocolError("the owner's zone test after its ack (HQ-10)")
+                # its first message after our event (its pieces changed with it), unless its ack was
                 self._peer_stamp(msg, change=True)                     # type: ignore[attr-defined]
                 self._check_phash(msg)
                 return [Send(self._zone_answer(pe, inner))]
-            self._peer_stamp(msg, change=False)                        # type: ignore[attr-defined]
+            self._peer_stamp(msg, change=False)   # type: ignore[attr-defined]  # after its query or its ack
             self._check_phash(msg)
-            det = self._zone_done(pe, inner)
-            shown_o, gone = pe.shown, pe.gone
-            return self._resolver_shown(cur, shown_o, gone, det)        # type: ignore[attr-defined]
+            pe.found = self._zone_done(pe, inner)          # the owner's reply to the query we sent with our event
+            if not pe.acked:
+                return []                                  # ``shown`` follows the ack
+            return self._resolver_shown(cur, pe.shown, pe.gone, self._kept_found(pe))  # type: ignore[attr-defined]
         qa = pe.qa
         if qa is None or msg.n != cur.asked_n or len(inner) != 1 or not isinstance(inner[0], (PsiReply, PsiStepReply)):
             raise ProtocolError(f"psi message for question {msg.n} of event {msg.ev} out of place")
@@ -427,9 +455,9 @@ class PsiPlay:
                 det = self._zone_done(pe, inner)
                 pe.acked = True
                 return self._owner_ack(cur, det)                       # type: ignore[attr-defined]
-            if isinstance(first, PsiQuery) and pe.acked and cur.keep_r:
+            if isinstance(first, PsiQuery) and pe.received and cur.keep_r:
                 raise ProtocolError("the resolver's zone test of an event that keeps it (docs/rulings.md P-10)")
-            if isinstance(first, PsiQuery) and pe.acked:   # the resolver's zone test after our ack
+            if isinstance(first, PsiQuery) and pe.received:   # the resolver's zone test, sent with its event
                 self._peer_stamp(msg, change=False)                    # type: ignore[attr-defined]
                 self._check_phash(msg)
                 return [Send(self._zone_answer(pe, inner))]

@@ -118,7 +118,8 @@ def test_an_owner_that_skips_its_zone_test_where_p_10_does_not_allow_is_refused(
     loses by breach (RUL-53, docs/rulings.md N-6): Black's claim follows the ``ack`` at once."""
     pair, _omni, per = _play(OPENING + ["MV:K(10,10)->(9,10)", "END", "MV:DS(1,4)->(2,4)"],
                              white=_AcksWithoutItsZoneTest)
-    assert list(per[-1][-2:]) == ["w:ack", "b:claim"]
+    # White's answer to Black's zone test (its query went with Black's event) crosses the claim
+    assert list(per[-1][-3:]) == ["w:ack", "w:psi/zone", "b:claim"]
     assert pair.caught and pair.caught[0][0] == "black"
     assert pair.caught[0][1].startswith("white lost by breach: ")
     assert "'ack' before the owner's zone test" in pair.caught[0][1]
@@ -144,12 +145,13 @@ def test_a_pick_up_of_a_flamer_runs_no_zone_test_p_13() -> None:
 
 def test_a_pick_up_of_stealth_still_runs_both_zone_tests_rul_18() -> None:
     """RUL-18, P-13: the same Pawn picks up the Stealth article instead: it gains hiding reason
-    S, so both zone tests run (the owner's query and the resolver's reply, each way), and Black
-    no longer sees the Pawn (no Anti-Stealth zone of Black's reaches h10), as the omniscient
-    engine says."""
+    S, so both zone tests run, at once: White's query goes with its event, Black sends its own
+    query and its reply to White's, White its reply, then Black's ack and White's ``shown``
+    (docs/protocol.md "PSI in play"). Black no longer sees the Pawn (no Anti-Stealth zone of
+    Black's reaches h10), as the omniscient engine says."""
     pair, omni, per = _play(OPENING + ["PU:RP(10,8)^SH"], position=ARTICLES)
     assert pair.stops == []
-    assert per[-1] == ["w:event", "b:psi/zone", "w:psi/zone", "b:ack", "w:psi/zone", "b:psi/zone", "w:shown"]
+    assert per[-1] == ["w:event", "w:psi/zone", "b:psi/zone", "b:psi/zone", "w:psi/zone", "b:ack", "w:shown"]
     rp = next(s for s, p in omni.pieces.items() if p.kind == "RP" and p.side == "W")
     assert rp not in pair.machines["black"].state_value.pieces
     _agrees(pair, omni)
