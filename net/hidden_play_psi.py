@@ -352,7 +352,10 @@ class PsiPlay:
         pe = self._pe(cur)
         pe.acked, pe.shown, pe.gone, pe.locked = True, shown_o, gone, det_o.locked
         if pe.found is None:
-            return []       # our zone test (its query went with our event) is not answered yet
+            if not cur.keep_o:   # the owner answered our query (on its way before this ack) before it acked
+                raise ProtocolError("'ack' before the owner's answer to our zone test (HQ-10), which came with "
+                                    "our event")
+            return []       # P-10 kept the owner's test: it acked first; its answer to our query follows
         return self._resolver_shown(cur, shown_o, gone, self._kept_found(pe))  # type: ignore[attr-defined]
 
     def _zone_ask(self, pe: PsiEv) -> HiddenPsi:
@@ -382,6 +385,8 @@ class PsiPlay:
 
     def _peer_psi(self, msg: HiddenPsi, _s: Any) -> list[Output]:
         inner = psi_messages(msg)
+        if not inner:
+            raise ProtocolError("a psi message with no PSI step in it")
         cur = self.cur                                                 # type: ignore[attr-defined]
         if cur is not None and cur.role == "resolver" and msg.ev == self.ev:   # type: ignore[attr-defined]
             return self._resolver_psi(cur, msg, inner)
@@ -402,10 +407,12 @@ class PsiPlay:
                     raise ProtocolError("the owner's zone test of an event that keeps it (docs/rulings.md P-10)")
                 if pe.acked:
                     raise ProtocolError("the owner's zone test after its ack (HQ-10)")
-                # its first message after our event (its pieces changed with it), unless its ack was
+                # its first message after our event (its pieces changed with it)
                 self._peer_stamp(msg, change=True)                     # type: ignore[attr-defined]
                 self._check_phash(msg)
                 return [Send(self._zone_answer(pe, inner))]
+            if not cur.keep_o and not pe.zone_answered:
+                raise ProtocolError("the owner's answer to our zone test before its own zone test (HQ-10)")
             self._peer_stamp(msg, change=False)   # type: ignore[attr-defined]  # after its query or its ack
             self._check_phash(msg)
             pe.found = self._zone_done(pe, inner)          # the owner's reply to the query we sent with our event
@@ -450,6 +457,9 @@ class PsiPlay:
         first = inner[0]
         if msg.n == ZONE_N:
             if isinstance(first, PsiReply) and pe.za is not None and not pe.acked and len(inner) == 1:
+                if not cur.keep_r and not pe.zone_answered:
+                    raise ProtocolError("the resolver's answer to our zone test before its own zone test, "
+                                        "which goes with its event (HQ-10)")
                 self._peer_stamp(msg, change=False)                    # type: ignore[attr-defined]
                 self._check_phash(msg)
                 det = self._zone_done(pe, inner)

@@ -29,14 +29,14 @@ def _tags(wire: list[tuple[str, Any]]) -> list[str]:
             for c, m in wire]
 
 
-def _play(texts: list[str], white: type = HiddenLockstep,
-          position: str = POSITION) -> tuple[HiddenPair, Any, list[list[str]]]:
+def _play(texts: list[str], white: type = HiddenLockstep, position: str = POSITION,
+          black: type = HiddenLockstep) -> tuple[HiddenPair, Any, list[list[str]]]:
     """The pair after ``texts`` from ``position``, the omniscient state, each action's messages."""
     eng = _positioned(position)
     options = engine.Options()
     pair = HiddenPair(eng, options, machines={
         "white": white(eng, options, "white", b"g" * 32, seed=b"w" * 32),
-        "black": HiddenLockstep(eng, options, "black", b"g" * 32, seed=b"b" * 32)})
+        "black": black(eng, options, "black", b"g" * 32, seed=b"b" * 32)})
     omni = eng.new_game(options)
     per: list[list[str]] = []
     for text in texts:
