@@ -19,13 +19,12 @@ from typing import Any
 import pytest
 
 import engine.api as api
-from engine.actions import Fire
 from engine.state import serialise
 from hidden_games import engine_from
 from net.hidden_pair import HiddenPair
 from net.hidden_play import HiddenLockstep
 from net.outputs import Send
-from test_partial import OPTION_SETS
+from test_partial import OPTION_SETS, seeded_action
 
 GAME_ID = hashlib.sha256(b"wec/hidden-pair").digest()      # HiddenPair's defaults
 SEEDS = {"white": hashlib.sha256(b"seed white").digest(), "black": hashlib.sha256(b"seed black").digest()}
@@ -52,9 +51,7 @@ def _play(start: str, options: api.Options, seed: int, actions: int) -> HiddenPa
     for _ in range(actions):
         if omni.result is not None:
             break
-        legal = api.legal_actions(omni)
-        fires = [a for a in legal if isinstance(a, Fire)]
-        action = rng.choice(fires if fires and rng.random() < 0.5 else legal)
+        action = seeded_action(rng, api.legal_actions(omni))
         omni = api.apply_action(omni, action)
         pair.act(api.format_action(action), legal=True)
     assert pair.stops == []

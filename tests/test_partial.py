@@ -417,6 +417,13 @@ GAMES_PER_SET = 2          # from each start, under each option set
 ACTIONS = 150
 
 
+def seeded_action(rng: random.Random, acts: list[Any]) -> Any:
+    """The seeded random players' pick among the legal ``acts``: half the time a Fire when there
+    is one, so weapons meet hidden pieces more often."""
+    fires = [a for a in acts if isinstance(a, Fire)]
+    return rng.choice(fires if fires and rng.random() < 0.5 else acts)
+
+
 def play_partial(args: tuple[str, int, str]) -> dict[str, Any]:
     """One seeded game, omniscient and partial side by side; the invariant after every action."""
     name, seed, start = args
@@ -428,9 +435,7 @@ def play_partial(args: tuple[str, int, str]) -> dict[str, Any]:
     while omni.result is None and n < ACTIONS:
         acts = api.legal_actions(omni)
         assert legal_actions(sides[omni.side_to_move].state) == acts, (name, start, seed, n)
-        fires = [a for a in acts if isinstance(a, Fire)]
-        # half the time a Fire when there is one: weapons meet hidden pieces more often
-        action = rng.choice(fires if fires and rng.random() < 0.5 else acts)
+        action = seeded_action(rng, acts)
         omni = api.apply_action(omni, action)
         sent = play(sides, action)
         hidden_actions += sent["action"].action is None
