@@ -391,7 +391,11 @@ class HiddenLockstep(PsiPlay, Lockstep):
                 self.peer_hidden[msg.index] = msg.commit
                 self.stats["peer_hidden"] += 1
             cur.peer_text = msg.text or None
-            self._quiet(cur, self.side.state, self._peer_public_action(msg.text), c, self.them)
+            action = self._peer_public_action(msg.text)
+            if bool(msg.text) != (c.action is not None) or action != c.action:
+                # the text in clear is the action its consequences record, or there is none
+                raise ProtocolError("the event's action text is not the action its consequences record")
+            self._quiet(cur, self.side.state, action, c, self.them)
         self.side.receive(c)
         self.state_value = self.side.state
         if msg.phash != he.public_hash(self.side.state):

@@ -21,6 +21,7 @@ makes a hiding reason or a detector; only the ground changes.
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from engine.actions import SUB, Drop, Exchange, Move, PickUp
@@ -34,9 +35,8 @@ from engine.visibility import stealthy
 #: the articles whose changing hands leaves every zone test's result as it was (P-13): the
 #: weapons but the Torpedo Launcher (a detector, RUL-18) and the defences; and for a pick-up the
 #: transports too (gaining one moves nothing at once). Not these: Stealth and Anti-Stealth (a
-#: hiding reason, a detector and its locks, RUL-18, RUL-19), a transport given away or dropped (a
-#: traveller that loses its Jump Pack or Scuba may change level, RUL-31) and XXX (its loss can make
-#: a piece give up other articles, RUL-28)
+#: hiding reason, a detector and its locks, RUL-18, RUL-19); and, by caution only, a transport
+#: given away or dropped and XXX (docs/rulings.md P-13)
 QUIET_CODES = frozenset(set(WEAPONS) - {"TL"}) | frozenset(DEFENCES)
 QUIET_PICK_UPS = QUIET_CODES | frozenset(TRANSPORTS)
 
@@ -65,7 +65,26 @@ def _article_action_keeps(before: Any, actor_side: str, action: Any, c: Any) -> 
         quiet = action.article in QUIET_CODES and (action.swapped is None or action.swapped in QUIET_CODES)
     else:
         return False
-    return quiet and c.action is not None and _same_public(before, c, ground=True)
+    return quiet and c.action is not None and _same_public(before, c, ground=True) and _ground_fits(before, action, c)
+
+
+def _ground_fits(before: Any, action: Any, c: Any) -> bool:
+    """The ground of ``c`` is what the action in clear makes of ``before``'s (P-13): a pick-up
+    takes one such article from its piece's square, a drop leaves one there, an exchange (hand to
+    hand) leaves it as it was; every other square unchanged. Else the event is not quiet (its
+    zone tests run) and a side that skipped them is refused."""
+    after = {sq: aids for sq, aids in c.ground if aids}
+    was = {sq: aids for sq, aids in before.ground.items() if aids}
+    if isinstance(action, Exchange):
+        return after == was
+    sq = (action.piece.row, action.piece.col)
+    if {k: v for k, v in after.items() if k != sq} != {k: v for k, v in was.items() if k != sq}:
+        return False
+    code = before.art_code.get
+    old, new = Counter(code(a) for a in was.get(sq, ())), Counter(code(a) for a in after.get(sq, ()))
+    taken, left = old - new, new - old
+    one = Counter({action.article: 1})
+    return (taken, left) == ((one, Counter()) if isinstance(action, PickUp) else (Counter(), one))
 
 
 def kept_tests(before: Any, actor_side: str, action: Any, c: Any) -> tuple[bool, bool]:

@@ -155,3 +155,77 @@ def test_a_pick_up_of_stealth_still_runs_both_zone_tests_rul_18() -> None:
     rp = next(s for s, p in omni.pieces.items() if p.kind == "RP" and p.side == "W")
     assert rp not in pair.machines["black"].state_value.pieces
     _agrees(pair, omni)
+
+
+class _SaysFlamerTakesStealth(HiddenLockstep):
+    """White picks up the Stealth article but writes the event's text as a pick-up of the Flamer
+    (a quiet article under P-13), hoping both zone tests are skipped and its Pawn stays hidden;
+    its consequences (signed, in clear) still record the Stealth pick-up."""
+
+    def act(self, text: str, legal: bool = False) -> Any:
+        from net.hidden_play import Ev
+        from net.outputs import Send
+        fake = text.replace("^SH", "^FL")
+        if fake == text:
+            return super().act(text, legal)
+        cur = Ev("resolver", self.index, self.engine.parse_action(text), fake)
+        first = self._step(cur, preview=True)
+        self._cached = (fake, (cur, first))
+        return Send(first)
+
+    def _quiet(self, cur: Any, before: Any, action: Any, c: Any, actor_side: str) -> Any:
+        if actor_side == self.me and cur.text:
+            action = self.engine.parse_action(cur.text)     # decides "quiet" from its own fake text
+        return super()._quiet(cur, before, action, c, actor_side)
+
+
+def test_an_event_whose_text_is_not_its_consequences_action_is_refused_p_13() -> None:
+    """P-13, HQ-10, RUL-53: the text in clear of White's event names a Flamer pick-up, its
+    signed consequences a Stealth pick-up: Black refuses the event at once (it would otherwise
+    keep both zone tests on the text's word and lose sight of the Pawn), and White loses by
+    breach with that ``event`` as evidence."""
+    pair, _omni, per = _play(OPENING + ["PU:RP(10,8)^SH"], white=_SaysFlamerTakesStealth, position=ARTICLES)
+    assert per[-1][:1] == ["w:event"] and "b:ack" not in per[-1] and "b:claim" in per[-1]
+    assert pair.caught and pair.caught[0][0] == "black"
+    assert pair.caught[0][1].startswith("white lost by breach: ")
+    assert "the event's action text is not the action its consequences record" in pair.caught[0][1]
+    evidence = [e for e in pair.events["black"] if e.kind == "hidden-evidence"]
+    assert evidence and evidence[0].data["tag"] == "event"
+
+
+DROP = POSITION + "piece W RP h10 G moved FL\n"
+
+
+def test_a_drop_of_a_flamer_runs_no_zone_test_p_13() -> None:
+    """P-13, RUL-29: White's visible Rocket Pawn on h10 drops the Flamer it holds: the ground of
+    h10 gains exactly that article and nothing else changes, so neither zone test runs: event,
+    ack, shown; both views are the omniscient engine's, the Flamer on h10's ground."""
+    pair, omni, per = _play(OPENING + ["DR:RP(10,8)1FLvFL"], position=DROP)
+    assert pair.stops == []
+    assert per[-1] == ["w:event", "b:ack", "w:shown"]
+    black = pair.machines["black"].state_value
+    assert [black.art_code[a] for a in black.ground[(10, 8)]] == ["FL"]
+    _agrees(pair, omni)
+
+
+def test_a_pick_up_whose_ground_is_not_what_it_says_keeps_no_zone_test_p_13() -> None:
+    """P-13, RUL-29: the quiet pick-up of the Flamer keeps both zone tests (its consequences as
+    White's machine signs them); the same consequences with the Stealth article gone from h10's
+    ground instead, as a lying resolver could send them, keep neither, so a resolver that skipped
+    its tests on them is refused."""
+    import dataclasses
+
+    from net import hidden_engine as he
+    from net.hidden_quiet import kept_tests
+    from net.hidden_wire import HiddenEvent
+    pair, _omni, _per = _play(OPENING, position=ARTICLES)
+    before = pair.machines["black"].state_value
+    pair.act("PU:RP(10,8)^FL")
+    event = [m for c, m in pair.wire if isinstance(m, HiddenEvent)][-1]
+    c = he.load_consequences(event.cons)
+    action = engine.parse_action("PU:RP(10,8)^FL")
+    assert kept_tests(before, "W", action, c) == (True, True)
+    fl, sh = (next(a for a in before.ground[(10, 8)] if before.art_code[a] == code) for code in ("FL", "SH"))
+    forged = dataclasses.replace(c, ground=tuple((sq, (fl,) if sq == (10, 8) else aids) for sq, aids in c.ground))
+    assert dict(forged.ground)[(10, 8)] == (fl,) and sh not in dict(forged.ground)[(10, 8)]
+    assert kept_tests(before, "W", action, forged) == (False, False)
