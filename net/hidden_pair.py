@@ -5,9 +5,9 @@
     pair.machines["white"].state_value            # white's partial state
 
 Each message goes, as in ``net.session``, first to its sender's machine (own) at once, then,
-in the order sent, to the other's (peer), whose replies follow in order. ``pair.wire`` keeps every message with its
-sender (the transcript both sides hold); ``pair.stops`` any stop; ``pair.tap`` may change a
-message on its way (a lying peer).
+in the order sent, to the other's (peer), whose replies follow in order. ``pair.wire`` keeps
+every message with its sender (the transcript both sides hold); ``pair.stops`` any stop;
+``pair.tap`` may change a message on its way (a lying peer).
 """
 from __future__ import annotations
 

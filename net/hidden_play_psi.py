@@ -63,7 +63,7 @@ class PsiEv:
     qr: Any = None               # owner: the question exchange being answered
     follow_n: int | None = None  # owner: the question whose plain follow-up may come
     za: Any = None               # our zone test (as owner after the event; as resolver with our event)
-    found: Any = None            # resolver: our zone test's result (squares by zone), waiting for the ack
+    found: Any = None            # resolver: our zone test's result (also ``zone_found``), waiting for the ack
     received: bool = False       # owner: the resolver's event is received (its zone test may come)
     locked: frozenset[int] = frozenset()   # the lock targets our zone test's Detectors take
     zone_answered: bool = False  # we answered the peer's zone test of this event
@@ -316,10 +316,6 @@ class PsiPlay:
             raise ProtocolError(f"{tag!r} before {whose} zone test of event {cur.index} (HQ-10), which this "
                                 "event needs (docs/rulings.md P-10)")
 
-    def _kept_found(self, pe: PsiEv) -> Zones:
-        """Our zone test's squares with the owner's lock targets from its ack."""
-        return Zones(pe.found.submerged, pe.found.stealth, pe.locked)
-
     def _kept_zones(self, locked: frozenset[int]) -> Zones:
         assert self.zone_found is not None
         return Zones(self.zone_found[0], self.zone_found[1], locked)
@@ -356,7 +352,7 @@ class PsiPlay:
                 raise ProtocolError("'ack' before the owner's answer to our zone test (HQ-10), which came with "
                                     "our event")
             return []       # P-10 kept the owner's test: it acked first; its answer to our query follows
-        return self._resolver_shown(cur, shown_o, gone, self._kept_found(pe))  # type: ignore[attr-defined]
+        return self._resolver_shown(cur, shown_o, gone, self._kept_zones(pe.locked))  # type: ignore[attr-defined]
 
     def _zone_ask(self, pe: PsiEv) -> HiddenPsi:
         rn, root, phash = self._stamp()                                # type: ignore[attr-defined]
@@ -418,7 +414,7 @@ class PsiPlay:
             pe.found = self._zone_done(pe, inner)          # the owner's reply to the query we sent with our event
             if not pe.acked:
                 return []                                  # ``shown`` follows the ack
-            return self._resolver_shown(cur, pe.shown, pe.gone, self._kept_found(pe))  # type: ignore[attr-defined]
+            return self._resolver_shown(cur, pe.shown, pe.gone, self._kept_zones(pe.locked))  # type: ignore[attr-defined]
         qa = pe.qa
         if qa is None or msg.n != cur.asked_n or len(inner) != 1 or not isinstance(inner[0], (PsiReply, PsiStepReply)):
             raise ProtocolError(f"psi message for question {msg.n} of event {msg.ev} out of place")

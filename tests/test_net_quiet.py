@@ -56,6 +56,16 @@ def _agrees(pair: HiddenPair, omni: Any) -> None:
         assert enemy_hidden_held(m.state_value, omni, m.me) == []
 
 
+def assert_caught(pair: HiddenPair, catcher: str, reason: str, tag: str) -> None:
+    """``catcher`` caught the other side first, by breach (RUL-53, docs/rulings.md N-6), for
+    ``reason``, with the other side's ``tag`` message as its only evidence."""
+    loser = "white" if catcher == "black" else "black"
+    assert pair.caught and pair.caught[0][0] == catcher
+    assert pair.caught[0][1].startswith(f"{loser} lost by breach: ")
+    assert reason in pair.caught[0][1]
+    assert [e.data["tag"] for e in pair.events[catcher] if e.kind == "hidden-evidence"] == [tag]
+
+
 def test_a_quiet_public_move_runs_no_zone_test_and_asks_one_question_p_10() -> None:
     """P-10, P-11, HQ-1, HQ-10: White's visible King (no hiding reason, no detector) steps to j9
     touching nothing of Black's: the event's two zone tests are not run (both sides keep their
@@ -120,11 +130,7 @@ def test_an_owner_that_skips_its_zone_test_where_p_10_does_not_allow_is_refused(
                              white=_AcksWithoutItsZoneTest)
     # White's answer to Black's zone test (its query went with Black's event) crosses the claim
     assert list(per[-1][-3:]) == ["w:ack", "w:psi/zone", "b:claim"]
-    assert pair.caught and pair.caught[0][0] == "black"
-    assert pair.caught[0][1].startswith("white lost by breach: ")
-    assert "'ack' before the owner's zone test" in pair.caught[0][1]
-    evidence = [e for e in pair.events["black"] if e.kind == "hidden-evidence"]
-    assert evidence and evidence[0].data["tag"] == "ack"
+    assert_caught(pair, "black", "'ack' before the owner's zone test", "ack")
 
 
 ARTICLES = POSITION + "piece W RP h10 G moved\narticle FL h10\narticle SH h10\n"
@@ -186,11 +192,7 @@ def test_an_event_whose_text_is_not_its_consequences_action_is_refused_p_13() ->
     breach with that ``event`` as evidence."""
     pair, _omni, per = _play(OPENING + ["PU:RP(10,8)^SH"], white=_SaysFlamerTakesStealth, position=ARTICLES)
     assert per[-1][:1] == ["w:event"] and "b:ack" not in per[-1] and "b:claim" in per[-1]
-    assert pair.caught and pair.caught[0][0] == "black"
-    assert pair.caught[0][1].startswith("white lost by breach: ")
-    assert "the event's action text is not the action its consequences record" in pair.caught[0][1]
-    evidence = [e for e in pair.events["black"] if e.kind == "hidden-evidence"]
-    assert evidence and evidence[0].data["tag"] == "event"
+    assert_caught(pair, "black", "the event's action text is not the action its consequences record", "event")
 
 
 DROP = POSITION + "piece W RP h10 G moved FL\n"

@@ -18,7 +18,7 @@ from net.hidden_play import HiddenLockstep
 from net.hidden_wire import HiddenEvent
 from net.hidden_wire_psi import ZONE_N, HiddenPsi
 from net.outputs import Send
-from test_net_quiet import ARTICLES, OPENING, _play
+from test_net_quiet import ARTICLES, OPENING, _play, assert_caught
 
 PICK_UP_STEALTH = OPENING + ["PU:RP(10,8)^SH"]
 
@@ -65,20 +65,13 @@ class _ResolverAnswersBeforeItsQuery(HiddenLockstep):
         return out
 
 
-def _evidence_tags(pair: Any, colour: str) -> list[str]:
-    return [e.data["tag"] for e in pair.events[colour] if e.kind == "hidden-evidence"]
-
-
 def test_an_owner_that_answers_the_resolvers_zone_test_before_its_own_query_loses_hq_10() -> None:
     """HQ-10, RUL-53: Black answers White's query first: White refuses that answer (Black's own
     query was due first) and claims."""
     pair, _omni, per = _play(PICK_UP_STEALTH, position=ARTICLES, black=_OwnerAnswersBeforeItsQuery)
     # Black's late query crosses White's claim and is never answered
     assert _whites_event(per) == ["w:event", "w:psi/zone", "b:psi/zone", "b:psi/zone", "w:claim"]
-    assert pair.caught and pair.caught[0][0] == "white"
-    assert pair.caught[0][1].startswith("black lost by breach: ")
-    assert "the owner's answer to our zone test before its own zone test" in pair.caught[0][1]
-    assert _evidence_tags(pair, "white") == ["psi"]
+    assert_caught(pair, "white", "the owner's answer to our zone test before its own zone test", "psi")
 
 
 def test_a_resolver_that_answers_the_owners_zone_test_before_its_own_query_loses_hq_10() -> None:
@@ -87,10 +80,7 @@ def test_a_resolver_that_answers_the_owners_zone_test_before_its_own_query_loses
     pair, _omni, per = _play(PICK_UP_STEALTH, position=ARTICLES, white=_ResolverAnswersBeforeItsQuery)
     # White's late query crosses Black's claim
     assert _whites_event(per) == ["w:event", "b:psi/zone", "w:psi/zone", "w:psi/zone", "b:claim"]
-    assert pair.caught and pair.caught[0][0] == "black"
-    assert pair.caught[0][1].startswith("white lost by breach: ")
-    assert "the resolver's answer to our zone test before its own zone test" in pair.caught[0][1]
-    assert _evidence_tags(pair, "black") == ["psi"]
+    assert_caught(pair, "black", "the resolver's answer to our zone test before its own zone test", "psi")
 
 
 def test_an_empty_psi_message_is_a_breach_not_a_crash_hq_10() -> None:
