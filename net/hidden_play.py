@@ -74,6 +74,7 @@ class Ev:
     keep_r: bool = False            # the resolver's zone test keeps its last result (P-10)
     public_quiet: bool = False      # the same, whether or not the shortcut is on (``quiet_moves``)
     implied: int = 0                # resolver: answers not asked, implied by an earlier one (P-11)
+    pre_ok: bool = False            # the owner's standing zone query still holds after it (P-14)
 
     @property
     def asked_n(self) -> int:
@@ -205,8 +206,9 @@ class HiddenLockstep(PsiPlay, Lockstep):
                     return [] if own else [Stop(f"{msg.TAG!r} after the game ended")]
                 out = handler(self, msg, secrets)
                 if own:
-                    if isinstance(msg, HiddenEvent):
-                        out = out + self._psi_resolver_query()   # our zone test rides with our event
+                    zone = self._psi_resolver_query() if isinstance(msg, HiddenEvent) else []
+                    if zone:   # our zone message follows the event at once: the work ahead waits for it
+                        return out + zone
                     self._prepare_root()
                     self._psi_warm(msg)
                 return out
@@ -342,11 +344,13 @@ class HiddenLockstep(PsiPlay, Lockstep):
         res = cur.res
         gone = self.side.gone(res.before, res.work, msg.targets)
         det_o = without_locks_on(det_o, gone)
-        return self._psi_resolver_show(cur, shown_o, gone, det_o) or self._resolver_shown(cur, shown_o, gone, det_o)
+        out = self._psi_resolver_show(cur, shown_o, gone, det_o)   # [] when the owner's zone answer is still due
+        return self._resolver_shown(cur, shown_o, gone, det_o) if out is None else out
 
     def _resolver_shown(self, cur: Ev, shown_o: Shown, gone: frozenset[int], det_o: Any) -> list[Output]:
         """Step 3 done: our pieces the owner sees now (``det_o``: its zones, or what the PSI zone test
         found of them), the owner's we see; ``shown`` ends the event."""
+        self._psi_standing_check(cur)
         shown_r = self.side.shown_to(det_o)
         self.side.accept(shown_o)
         self.state_value = self.side.state
@@ -401,7 +405,8 @@ class HiddenLockstep(PsiPlay, Lockstep):
         if msg.phash != he.public_hash(self.side.state):
             raise ProtocolError("after the peer's event our public state differs from the peer's (public hash)")
         self._pe(cur).received = True     # the resolver's zone test, sent with its event, may come now
-        return self._psi_owner_show(cur, det_r) or self._owner_ack(cur, det_r)
+        out = self._psi_owner_show(cur, det_r)   # [] when the resolver's zone message is due first (P-14)
+        return self._owner_ack(cur, det_r) if out is None else out
 
     def _peer_public_action(self, text: str) -> Any:
         """The peer's public action (None: hidden, or text our engine does not read: then the
@@ -476,6 +481,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
         if not cur.start and s.side_to_move != self._mover:
             self._mover = s.side_to_move
             self._mine_this_turn = []
+            self.pre_ask = self.pre_peer = None   # P-14: a standing query serves its turn only
             self.turn += 1
             self.refused = {"us": 0, "peer": 0}
             # the public hash: what both sides hold alike (each side's whole state is its own)
@@ -741,6 +747,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
         self._own_turn_actions()
         self.ev += 1                # the undo counts as an event: every root after it is new
         self.zone_found = None      # P-10: the next event runs its zone tests again (both sides)
+        self.pre_ask = self.pre_peer = None   # P-14: and the owner's standing query is void
         self._peer_may_change = True
         for k in [k for k in self.snapshots if k > self.index]:
             del self.snapshots[k]

@@ -38,12 +38,21 @@ from net import hidden_psi as hp
 from net import psi
 from net.errors import ProtocolError
 from net.hidden_messages import PsiQuery, PsiReply, PsiStep, PsiStepReply
-from net.hidden_quiet import kept_tests
+from net.hidden_quiet import kept_tests, standing_query_holds
 from net.hidden_wire import HiddenEvent, HiddenQuery
 from net.hidden_wire_psi import ZONE_N, HiddenPsi, psi_envelope, psi_messages
 from net.outputs import Output, Send
 
 QID_EV = 1024            # qid = event * QID_EV + question number (ZONE_N: the zone test)
+#: the question number of the owner's standing zone query sent in an event, for the next (P-14)
+ZONE_PRE = ZONE_N - 1
+#: the u-coordinates of small order on Curve25519 and its twist, reduced (X25519 of any scalar
+#: gives zero on them, and the library refuses that): a standing query is checked against them
+#: when it comes, so that answering it with our next event cannot fail then
+_SMALL_ORDER = frozenset(u.to_bytes(32, "little") for u in (
+    0, 1, psi.P - 1,
+    325606250916557431795983626356110631294008115727848805560023387167927233504,
+    39382357235489614581723060781553021112529911719440698176882885853963445705823))
 
 
 def psi_secret(seed: bytes, game_id: bytes, asker: str, qid: int, role: str) -> tuple[bytes, bytes]:
@@ -70,6 +79,9 @@ class PsiEv:
     acked: bool = False          # owner: our ack is sent / resolver: the peer's ack came
     shown: Any = None            # resolver: the owner's Shown, accepted after our zone test
     gone: frozenset[int] = frozenset()
+    pre: bool = False            # the owner's zone test is its standing query, answered with the event (P-14)
+    pre_due: bool = False        # the owner's next standing query is due in this event (P-14)
+    pre_sent: bool = False       # owner: it is sent / resolver: it came
     exchanges: list[str] = field(default_factory=list)
 
 
@@ -108,11 +120,16 @@ class PsiPlay:
         self._idle_key: tuple[int, bytes] | None = None
         self._idle_gen: Any = None
         for k in ("psi_questions", "psi_follow_ups", "zone_tests", "psi_messages", "quiet_events",
-                  "kept_zone_tests"):
+                  "kept_zone_tests", "standing_answered"):
             self.stats[k] = 0   # type: ignore[attr-defined]
         #: our last zone test's result (the squares found, by zone): what a quiet Move keeps
         #: (net.hidden_quiet, docs/rulings.md P-10); None before the first and after an undo
         self.zone_found: tuple[frozenset[Any], frozenset[Any]] | None = None
+        #: P-14 (docs/rulings.md): as owner, our standing zone query (a ``ZoneAsker`` sent at the
+        #: end of our part of the last event, for the resolver's next); as resolver, the owner's
+        #: (its ``PsiQuery``), which we answer with our next event. None when none stands.
+        self.pre_ask: hp.ZoneAsker | None = None
+        self.pre_peer: PsiQuery | None = None
 
     def _pe(self, cur: Any) -> PsiEv:
         if cur.psi is None:
@@ -164,7 +181,8 @@ class PsiPlay:
             # after our event when no query of ours follows it, else after that query
             ours = (isinstance(msg, HiddenPsi) and msg.n == ZONE_N and pe is not None and pe.za is not None
                     and not pe.zone_answered)
-            if not cur.keep_o and ((isinstance(msg, HiddenEvent) and cur.keep_r) or ours):
+            answered = pe is not None and pe.pre   # P-14: we answered the owner's standing query
+            if not cur.keep_o and not answered and ((isinstance(msg, HiddenEvent) and cur.keep_r) or ours):
                 self._warm_responder(qid, root)
         elif (isinstance(msg, HiddenPsi) and msg.n == ZONE_N and pe is not None and pe.za is not None
               and not pe.zone_answered and not cur.keep_r):
@@ -198,40 +216,130 @@ class PsiPlay:
     def _idle_jobs(self, ev: int) -> Any:
         """``idle_step``'s generator: the points of our parties for the state as it is now, then
         for the next ply (an End Turn event's tests run under the new ply, which their values'
-        context includes), each our asker's few values before our responder's 200."""
+        context includes), each our asker's few values before our responder's 200. With a
+        standing query (P-14): as resolver, our answer to the owner's (its values and our set)
+        instead of our answer to a fresh one; as owner, our next standing query's values too."""
         qid = ev * QID_EV + ZONE_N
         state = self.side.state                                        # type: ignore[attr-defined]
         size, z_size = hp.capped_zone_sizes(state, self.zone_caps)
         tags = self.zone_tags
-        r_scalar, r_seed = self._secret(self.them, qid, "responder")   # type: ignore[attr-defined]
-        a_scalar, a_seed = self._secret(self.me, qid, "asker")         # type: ignore[attr-defined]
+        mover = state.side_to_move == self.me                          # type: ignore[attr-defined]
+        pre = self.pre_peer if mover else None
+        r_qid = pre.qid if pre is not None else qid
+        cur = self.cur                                                 # type: ignore[attr-defined]
+        if mover and pre is None and cur is not None and cur.psi is not None and cur.psi.pre_due:
+            r_qid = self.ev * QID_EV + ZONE_PRE   # type: ignore[attr-defined]  # the owner's next standing query, on its way
+        r_scalar, r_seed = self._secret(self.them, r_qid, "responder")   # type: ignore[attr-defined]
+        askers = [qid] if mover else [qid, ev * QID_EV + ZONE_PRE]
         rcells = sorted(set(c for c in hp.zone_responder_cells(self.side) if c[2] in tags))  # type: ignore[attr-defined]
         acells = [c for c in hp.zone_asker_cells(self.side) if c[2] in tags][:size]  # type: ignore[attr-defined]
-        for ply in (state.ply, state.ply + 1):
-            actx = psi.PsiContext(self.game_id, ply, qid, hp.ZONE_HQ, self.me)  # type: ignore[attr-defined]
-            rctx = psi.PsiContext(self.game_id, ply, qid, hp.ZONE_HQ, self.them)  # type: ignore[attr-defined]
-            a_us = ([psi.cell_u(actx, c) for c in acells]
-                    + [psi.pad_u(actx, a_seed, "asker", i) for i in range(len(acells), size)])
+        if pre is not None:
             yield
-            yield from psi.warm_points(a_scalar, a_us)
+            yield from psi.warm_points(r_scalar, pre.x)
+        for ply in (state.ply, state.ply + 1):
+            rctx = psi.PsiContext(self.game_id, ply, r_qid, hp.ZONE_HQ, self.them)  # type: ignore[attr-defined]
+            for a_qid in askers:
+                a_scalar, a_seed = self._secret(self.me, a_qid, "asker")   # type: ignore[attr-defined]
+                actx = psi.PsiContext(self.game_id, ply, a_qid, hp.ZONE_HQ, self.me)  # type: ignore[attr-defined]
+                a_us = ([psi.cell_u(actx, c) for c in acells]
+                        + [psi.pad_u(actx, a_seed, "asker", i) for i in range(len(acells), size)])
+                yield
+                yield from psi.warm_points(a_scalar, a_us)
             r_us = ([psi.cell_u(rctx, c) for c in rcells]
                     + [psi.pad_u(rctx, r_seed, "responder", j) for j in range(max(0, z_size - len(rcells)))])
             yield
             yield from psi.warm_points(r_scalar, r_us)
 
     def _psi_resolver_query(self) -> list[Output]:
-        """Resolver, right after our ``event`` is sent: our own zone test's query, unless P-10 /
-        P-13 keeps its result or no zone is in play. It needs only our hiding squares after the
-        event, so it travels with the event instead of after the owner's ack; the owner answers
-        it after its own query (docs/protocol.md "PSI in play": 5 messages instead of 7)."""
+        """Resolver, right after our ``event`` is sent: one ``psi`` message with our own zone
+        test's query, unless P-10 / P-13 keeps its result, and our answer to the owner's standing
+        query (P-14), unless the event keeps the owner's test or changed what that query lists
+        (then the owner asks anew after the event). Our query needs only our hiding squares after
+        the event, so it travels with the event instead of after the owner's ack; the owner
+        answers it after its own test (docs/protocol.md "PSI in play": with the standing query
+        an event is ``event`` (+ this) -> the owner's answer -> ``ack`` -> ``shown``)."""
         cur = self.cur                                                 # type: ignore[attr-defined]
-        if (not self.psi_on or not self.zone_tags or cur is None or cur.role != "resolver" or cur.res is None
-                or cur.keep_r):
+        if not self.psi_on or not self.zone_tags or cur is None or cur.role != "resolver" or cur.res is None:
             return []
         pe = self._pe(cur)
-        if pe.za is not None or pe.found is not None:
+        if pe.za is not None or pe.found is not None or pe.zone_answered:
             return []
-        return [Send(self._zone_ask(pe))]
+        pre = self.pre_peer
+        if pre is not None and not cur.pre_ok:
+            self.pre_peer = pre = None        # the owner's pieces, the ply or the serials changed
+        use = pre is not None and not cur.keep_o
+        if use:
+            self.pre_peer = None
+        pe.pre_due = self.pre_peer is None and self._continues(self.me)   # type: ignore[attr-defined]
+        rn, root, phash = self._stamp()                                # type: ignore[attr-defined]
+        msgs: list[Any] = []
+        if not cur.keep_r:
+            msgs += self._zone_asker_start(pe, root)
+        if use:
+            assert pre is not None
+            zr = self._answering_responder(pre.qid, root)
+            self._keep(self.them, zr)                                  # type: ignore[attr-defined]
+            msgs += zr.on_message(pre)
+            pe.zone_answered = pe.pre = True
+            self.stats["standing_answered"] += 1                       # type: ignore[attr-defined]
+        return [Send(self._env(ZONE_N, msgs, None, (rn, root, phash)))] if msgs else []
+
+    def _continues(self, resolver: str) -> bool:
+        """After the event: the game goes on and ``resolver`` resolves the next event too (its
+        turn goes on, or a start phase began it), so the owner's standing query is due (P-14)."""
+        s = self.side.state                                            # type: ignore[attr-defined]
+        return s.result is None and s.side_to_move == resolver
+
+    def _standing(self, pe: PsiEv, root: bytes) -> list[Any]:
+        """Owner: our next standing zone query (P-14) when it is due and not yet sent in this
+        event: the ``psi-query`` of a ``ZoneAsker`` of our state now (after the consequences),
+        numbered ``ev * QID_EV + ZONE_PRE``, bound to ``root``; it rides in our first zone-test
+        message after the event (our answer to the resolver's test, else alone before our ack)."""
+        if not pe.pre_due or pe.pre_sent:
+            return []
+        pe.pre_sent = True
+        qid = self.ev * QID_EV + ZONE_PRE                              # type: ignore[attr-defined]
+        za = self._zone_asker(qid, root)
+        self._keep(self.me, za)                                        # type: ignore[attr-defined]
+        self.pre_ask = za
+        return za.start()
+
+    def _standing_alone(self, pe: PsiEv) -> list[Output]:
+        """Owner, just before our ack: the standing query if it is still due (in a ``psi``
+        message of its own, with the stamp the ack carries)."""
+        if not pe.pre_due or pe.pre_sent:
+            return []
+        rn, root, phash = self._stamp()                                # type: ignore[attr-defined]
+        return [Send(self._env(ZONE_N, self._standing(pe, root), None, (rn, root, phash)))]
+
+    def _take_standing(self, cur: Any, inner: list[Any]) -> list[Any]:
+        """Resolver: take the owner's standing query out of a zone-test message of the owner's
+        (P-14), checked now (number, kind, public size, points), so that answering it with our
+        next event cannot fail; the other PSI messages are returned."""
+        pre = [m for m in inner if isinstance(m, PsiQuery) and m.qid == self.ev * QID_EV + ZONE_PRE]  # type: ignore[attr-defined]
+        if not pre:
+            return inner
+        pe = self._pe(cur)
+        q = pre[0]
+        if len(pre) > 1 or not pe.pre_due or pe.pre_sent:
+            raise ProtocolError(f"a standing zone query (psi-query {q.qid}) where none is due (docs/rulings.md P-14)")
+        size = hp.capped_zone_sizes(self.side.state, self.zone_caps)[0]   # type: ignore[attr-defined]
+        if q.hq != hp.ZONE_HQ or q.mode != "set" or q.size != size or len(q.x) != size:
+            raise ProtocolError(f"the standing zone query psi-query {q.qid} is not a {hp.ZONE_HQ} set query "
+                                f"of the public size {size} (docs/rulings.md P-8, P-14)")
+        for i, x in enumerate(q.x):
+            if len(x) != 32 or int.from_bytes(x, "little") >= psi.P or x in _SMALL_ORDER:
+                raise ProtocolError(f"the standing zone query psi-query {q.qid}: x[{i}] is no usable u-coordinate")
+        pe.pre_sent = True
+        self.pre_peer = q
+        return [m for m in inner if m is not q]
+
+    def _psi_standing_check(self, cur: Any) -> None:
+        """Resolver, before our ``shown``: the owner's standing query, when due, came (P-14)."""
+        pe = cur.psi
+        if pe is not None and pe.pre_due and not pe.pre_sent:
+            raise ProtocolError("the owner ended its part of the event without its standing zone query for our "
+                                "next action (docs/rulings.md P-14)")
 
     def _warm_responder(self, qid: int, root: bytes) -> None:
         """Build our ``ZoneResponder`` for exchange ``qid`` now (``_psi_warm``). It is kept
@@ -265,8 +373,8 @@ class PsiPlay:
         if not self.psi_on or not hp.goes_through_psi(q, hp.use_psi(self.side, cur.action)):  # type: ignore[attr-defined]
             return None
         n = cur.asked_n
-        if n >= ZONE_N:
-            raise ProtocolError(f"an event asks more than {ZONE_N} questions")
+        if n >= ZONE_PRE:
+            raise ProtocolError(f"an event asks more than {ZONE_PRE} questions")
         rn, root, phash = self._stamp()                                # type: ignore[attr-defined]
         qa = hp.QuestionAsker(self.game_id, self.ev * QID_EV + n, self.me, self.side.state, q,  # type: ignore[attr-defined]
                               root, self._peer_root_bytes(), self._secret(self.me, self.ev * QID_EV + n, "asker"),  # type: ignore[attr-defined]
@@ -301,6 +409,7 @@ class PsiPlay:
                   if self.psi_on and self.zone_tags and self.zone_found is not None and action is not None
                   else (False, False))
         cur.public_quiet = ko and kr
+        cur.pre_ok = self.psi_on and bool(self.zone_tags) and standing_query_holds(before, c)
         cur.keep_o, cur.keep_r = ko and self.quiet_moves, kr and self.quiet_moves
         cur.quiet = cur.keep_o and cur.keep_r
         if cur.quiet:
@@ -328,11 +437,27 @@ class PsiPlay:
             raise ProtocolError("HQ-10: with PSI the resolver's zones never travel in clear (its event names squares)")
         if not self.zone_tags:     # P-8: no hiding reason a zone can neutralise in this game
             return None
-        if cur.keep_o:   # P-10: the resolver's zones did not change, our last zone test still holds
-            self._pe(cur).acked = True
-            return self._owner_ack(cur, self._kept_zones(det_r.locked))  # type: ignore[attr-defined]
         pe = self._pe(cur)
+        pre = self.pre_ask
+        if pre is not None and not cur.pre_ok:
+            self.pre_ask = pre = None       # P-14: our pieces, the ply or the serials changed
+        use = pre is not None and not cur.keep_o
+        if use:
+            self.pre_ask = None
+        pe.pre_due = self.pre_ask is None and self._continues(self.them)
+        if cur.keep_o:   # P-10: the resolver's zones did not change, our last zone test still holds
+            pe.acked = True
+            return self._standing_alone(pe) + self._owner_ack(cur, self._kept_zones(det_r.locked))  # type: ignore[attr-defined]
         pe.locked = det_r.locked
+        if use:          # P-14: the resolver answers our standing query with its event
+            assert pre is not None
+            if type(self)._zone_asker is PsiPlay._zone_asker:   # (not a test's lying build of it)
+                now = tuple(c for c in hp.zone_asker_cells(self.side) if c[2] in self.zone_tags)   # type: ignore[attr-defined]
+                assert pre.cells == now, "P-14: a standing query must list our hiding squares as they are"
+            pe.za, pe.pre = pre, True
+            if not cur.keep_r and self.psi_warm:   # our answer to its test: built while it computes its message
+                self._warm_responder(self.ev * QID_EV + ZONE_N, self._stamp()[1])   # type: ignore[attr-defined]
+            return []
         return [Send(self._zone_ask(pe))]
 
     def _psi_resolver_show(self, cur: Any, shown_o: Any, gone: frozenset[int], det_o: Zones) -> list[Output] | None:
@@ -356,12 +481,16 @@ class PsiPlay:
 
     def _zone_ask(self, pe: PsiEv) -> HiddenPsi:
         rn, root, phash = self._stamp()                                # type: ignore[attr-defined]
+        return self._env(ZONE_N, self._zone_asker_start(pe, root), None, (rn, root, phash))
+
+    def _zone_asker_start(self, pe: PsiEv, root: bytes) -> list[Any]:
+        """Our zone test of this event: its ``ZoneAsker`` and its query (bound to ``root``)."""
         qid = self.ev * QID_EV + ZONE_N                                # type: ignore[attr-defined]
         za = self._zone_asker(qid, root)
         pe.za = za
         self._keep(self.me, za)                                        # type: ignore[attr-defined]
         self.stats["zone_tests"] += 1                                  # type: ignore[attr-defined]
-        return self._env(ZONE_N, za.start(), None, (rn, root, phash))
+        return za.start()
 
     # ---- the PSI parties (a test build of a lying peer overrides them) ----
 
@@ -398,9 +527,19 @@ class PsiPlay:
         if msg.n == ZONE_N:
             if cur.res is None:
                 raise ProtocolError("a zone test before our event")
+            inner = self._take_standing(cur, inner)   # P-14: its standing query for our next event
+            if not inner:   # alone, just before its ack, with the stamp the ack carries
+                if pe.acked:
+                    raise ProtocolError("the owner's standing zone query after its ack (docs/rulings.md P-14)")
+                self._peer_stamp(msg, change=True)                     # type: ignore[attr-defined]
+                self._check_phash(msg)
+                return []
             if len(inner) == 1 and isinstance(inner[0], PsiQuery):   # the owner's zone test of our event
                 if cur.keep_o:
                     raise ProtocolError("the owner's zone test of an event that keeps it (docs/rulings.md P-10)")
+                if pe.pre:
+                    raise ProtocolError("the owner's zone test of an event that answered its standing query "
+                                        "(docs/rulings.md P-14)")
                 if pe.acked:
                     raise ProtocolError("the owner's zone test after its ack (HQ-10)")
                 # its first message after our event (its pieces changed with it)
@@ -452,6 +591,18 @@ class PsiPlay:
         pe = self._pe(cur)
         first = inner[0]
         if msg.n == ZONE_N:
+            if pe.pre and not pe.acked:   # P-14: [its zone test,] its answer to our standing query
+                want = (PsiReply,) if cur.keep_r else (PsiQuery, PsiReply)
+                if len(inner) != len(want) or not all(isinstance(m, t) for m, t in zip(inner, want)):
+                    raise ProtocolError("the resolver's zone-test message after its event is not "
+                                        + ("" if cur.keep_r else "its own zone test and ")
+                                        + "its answer to our standing zone query (docs/rulings.md P-14)")
+                self._peer_stamp(msg, change=False)                    # type: ignore[attr-defined]
+                self._check_phash(msg)
+                det = self._zone_done(pe, inner[-1:])
+                out = [] if cur.keep_r else [Send(self._zone_answer(pe, inner[:1]))]
+                pe.acked = True
+                return out + self._standing_alone(pe) + self._owner_ack(cur, det)   # type: ignore[attr-defined]
             if isinstance(first, PsiReply) and pe.za is not None and not pe.acked and len(inner) == 1:
                 if not cur.keep_r and not pe.zone_answered:
                     raise ProtocolError("the resolver's answer to our zone test before its own zone test, "
@@ -460,7 +611,7 @@ class PsiPlay:
                 self._check_phash(msg)
                 det = self._zone_done(pe, inner)
                 pe.acked = True
-                return self._owner_ack(cur, det)                       # type: ignore[attr-defined]
+                return self._standing_alone(pe) + self._owner_ack(cur, det)   # type: ignore[attr-defined]
             if isinstance(first, PsiQuery) and pe.received and cur.keep_r:
                 raise ProtocolError("the resolver's zone test of an event that keeps it (docs/rulings.md P-10)")
             if isinstance(first, PsiQuery) and pe.received:   # the resolver's zone test, sent with its event
@@ -505,7 +656,10 @@ class PsiPlay:
         rn, root, phash = self._stamp()                                # type: ignore[attr-defined]
         zr = self._answering_responder(qid, root)
         self._keep(self.them, zr)                                      # type: ignore[attr-defined]
-        return self._env(ZONE_N, zr.on_message(q), None, (rn, root, phash))
+        msgs = zr.on_message(q)
+        if self.cur is not None and self.cur.role == "owner":          # type: ignore[attr-defined]
+            msgs = msgs + self._standing(pe, root)   # P-14: our next standing query rides with it
+        return self._env(ZONE_N, msgs, None, (rn, root, phash))
 
     def _zone_done(self, pe: PsiEv, inner: list[Any]) -> Zones:
         za = pe.za

@@ -116,3 +116,14 @@ def kept_tests(before: Any, actor_side: str, action: Any, c: Any) -> tuple[bool,
 def quiet_move(before: Any, actor_side: str, action: Any, c: Any) -> bool:
     """Whether both zone tests keep (``kept_tests``): a quiet public Move."""
     return all(kept_tests(before, actor_side, action, c))
+
+
+def standing_query_holds(before: Any, c: Any) -> bool:
+    """P-14: whether the owner's standing zone-test query, sent before the event, still lists the
+    owner's squares with a hiding reason after it, decided alike on both sides from public data:
+    the event changes none of the owner's pieces (``yours`` empty: no piece of the owner's moved,
+    changed, was opened, destroyed or converted, so its squares, levels and articles are as
+    they were), and neither the ply (a reveal ends only with it, RUL-20; a new turn begins), the
+    serials (the public size of the query, P-8) nor the result change."""
+    return not (c.yours or c.fresh_turn or c.result is not None or c.ply != before.ply
+                or c.next_sid != before.next_sid)

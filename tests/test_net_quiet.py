@@ -16,7 +16,7 @@ from engine.partial import enemy_hidden_held, known_diff
 from net.hidden_pair import HiddenPair
 from net.hidden_play import HiddenLockstep
 from net.hidden_wire import HiddenQuery
-from net.hidden_wire_psi import ZONE_N, HiddenPsi
+from net.hidden_wire_psi import ZONE_N, HiddenPsi, psi_messages
 from test_net_hidden_psi import _positioned, engine_question_kind
 
 POSITION = ("piece W K j10 G\npiece B K j1 G\npiece B DS d1 G moved\npiece W SU d5 S moved\n"
@@ -87,13 +87,17 @@ def test_a_quiet_public_move_runs_no_zone_test_and_asks_one_question_p_10() -> N
 def test_a_detectors_move_still_runs_the_owners_zone_test_rul_18() -> None:
     """RUL-18, P-10: Black's visible Destroyer (a Torpedo Launcher holder, no hiding reason) steps
     from d1 to d2, bringing White's submerged Sub on d5 into its zone. Black's zones change, so
-    White's zone test runs (its query, Black's reply, then the ack); Black's hiding squares and
-    White's zones do not, so Black's own test keeps its result (``shown`` follows the ack at once).
+    White's zone test runs: its query is the standing one White sent at the end of Black's start
+    phase (P-14: nothing of White's changed since), which Black answers right after its event;
+    White's next standing query follows alone, then its ack. Black's hiding squares and White's
+    zones do not change, so Black's own test keeps its result (``shown`` follows the ack at once).
     Black sees the Sub afterwards, as the omniscient engine says; with White's test skipped it
     would not."""
     pair, omni, per = _play(OPENING + ["MV:K(10,10)->(9,10)", "END", "MV:DS(1,4)->(2,4)"])
     assert pair.stops == []
-    assert per[-1][-5:] == ["b:event", "w:psi/zone", "b:psi/zone", "w:ack", "b:shown"]
+    assert per[-1][-5:] == ["b:event", "b:psi/zone", "w:psi/zone", "w:ack", "b:shown"]
+    answered = [m for c, m in pair.wire[-4:-3]][0]
+    assert [type(x).__name__ for x in psi_messages(answered)] == ["PsiReply"]   # to White's standing query
     white, black = pair.machines["white"], pair.machines["black"]
     assert white.stats["kept_zone_tests"] == black.stats["kept_zone_tests"] == 3   # K move 2, DS move 1
     sub = next(s for s, p in omni.pieces.items() if p.kind == "SU")
@@ -151,13 +155,16 @@ def test_a_pick_up_of_a_flamer_runs_no_zone_test_p_13() -> None:
 
 def test_a_pick_up_of_stealth_still_runs_both_zone_tests_rul_18() -> None:
     """RUL-18, P-13: the same Pawn picks up the Stealth article instead: it gains hiding reason
-    S, so both zone tests run, at once: White's query goes with its event, Black sends its own
-    query and its reply to White's, White its reply, then Black's ack and White's ``shown``
-    (docs/protocol.md "PSI in play"). Black no longer sees the Pawn (no Anti-Stealth zone of
-    Black's reaches h10), as the omniscient engine says."""
+    S, so both zone tests run, at once: right after its event White sends its own query and its
+    answer to Black's standing query (sent at the end of White's start phase, P-14), Black its
+    reply to White's query with its next standing query, then its ack, and White's ``shown``
+    (docs/protocol.md "PSI in play"): three messages in sequence. Black no longer sees the Pawn
+    (no Anti-Stealth zone of Black's reaches h10), as the omniscient engine says."""
     pair, omni, per = _play(OPENING + ["PU:RP(10,8)^SH"], position=ARTICLES)
     assert pair.stops == []
-    assert per[-1] == ["w:event", "w:psi/zone", "b:psi/zone", "b:psi/zone", "w:psi/zone", "b:ack", "w:shown"]
+    assert per[-1] == ["w:event", "w:psi/zone", "b:psi/zone", "b:ack", "w:shown"]
+    kinds = [[type(x).__name__ for x in psi_messages(m)] for c, m in pair.wire[-4:-2]]
+    assert kinds == [["PsiQuery", "PsiReply"], ["PsiReply", "PsiQuery"]]
     rp = next(s for s, p in omni.pieces.items() if p.kind == "RP" and p.side == "W")
     assert rp not in pair.machines["black"].state_value.pieces
     _agrees(pair, omni)
