@@ -26,7 +26,9 @@ with the PSI speed-ups of issue 10 item 6 off (the asker raising the responder's
 instead of unblinding, no zone-test values computed ahead: the PSI computation as before them;
 the same bytes travel). ``--think MS`` has each bot wait MS milliseconds before each of its
 actions, as a player thinks (the session then waits as in a game between people and does its
-work ahead, ``PsiPlay.idle_step``); ``--compare-idle`` also plays every game without that work.
+work ahead, ``PsiPlay.idle_step``); ``--compare-idle`` also plays every game without that work;
+``--compare-standing`` also plays every game without the owner's standing zone query (docs/rulings.md
+P-14: the owner asks its zone test after each event instead).
 """
 from __future__ import annotations
 
@@ -69,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
                       help="the quiet-Move shortcut of docs/rulings.md P-10 (both peers alike)")
     peer.add_argument("--psi-fast", type=int, choices=[0, 1], default=1,
                       help="the PSI speed-ups (unblinding, values computed ahead; both peers alike)")
+    peer.add_argument("--standing", type=int, choices=[0, 1], default=1,
+                      help="the owner's standing zone query (docs/rulings.md P-14); both peers must agree")
     peer.add_argument("--idle", type=int, choices=[0, 1], default=1,
                       help="work ahead while waiting (the next zone tests' blindings; both peers alike)")
     peer.add_argument("--think", type=float, default=0.0,
@@ -92,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also play each game without the quiet-Move shortcut (P-10), side by side")
     parser.add_argument("--compare-psi", action="store_true",
                         help="also play each game with the PSI speed-ups off (as before them), side by side")
+    parser.add_argument("--compare-standing", action="store_true",
+                        help="also play every game without the standing zone query (P-14), side by side")
     parser.add_argument("--compare-idle", action="store_true",
                         help="also play each game without the work ahead while waiting, side by side")
     parser.add_argument("--think", type=float, default=0.0,
@@ -102,25 +108,27 @@ def main(argv: list[str] | None = None) -> int:
     if args.mode == "anchor":
         return asyncio.run(_anchor(args))
     results = run_bench(args.games, args.netns, args.compare, args.moves, args.compare_psi, args.compare_idle,
-                        args.think)
+                        args.think, args.compare_standing)
     print(json.dumps(results, indent=2) if args.json else format_results(results))
     return 0
 
 
 #: the configurations a link runs: (label, WAL fsync, quiet-Move shortcut P-10[, PSI speed-ups[, work
-#: ahead while waiting]])
+#: ahead while waiting[, standing zone query P-14]]])
 SHIPPED = ("shipped (fsync on, P-10 on)", 1, 1)
 CONFIGS = (SHIPPED, ("fsync off", 0, 1))
 WITHOUT_P10 = ("without P-10 (fsync on)", 1, 0)
 SLOW_PSI = ("PSI speed-ups off (fsync on, P-10 on)", 1, 1, 0)
 NO_IDLE = ("no work ahead while waiting (fsync on, P-10 on)", 1, 1, 1, 0)
+NO_STANDING = ("without P-14 (fsync on, P-10 on)", 1, 1, 1, 1, 0)
 
 
 def run_bench(games: int, netns: bool, compare: bool = False, moves: float = 0.0,
-              compare_psi: bool = False, compare_idle: bool = False, think: float = 0.0) -> dict[str, Any]:
+              compare_psi: bool = False, compare_idle: bool = False, think: float = 0.0,
+              compare_standing: bool = False) -> dict[str, Any]:
     """Figures per link and configuration: {link: {label: {...}}} (times in ms)."""
     configs = (CONFIGS + ((WITHOUT_P10,) if compare else ()) + ((SLOW_PSI,) if compare_psi else ())
-               + ((NO_IDLE,) if compare_idle else ()))
+               + ((NO_IDLE,) if compare_idle else ()) + ((NO_STANDING,) if compare_standing else ()))
     results: dict[str, Any] = {"load": {"before": _load()}, "moves": moves, "think": think}
     if netns:
         with _netns_module().netns_pair(prefix="wecn") as pair:
@@ -206,7 +214,8 @@ def _link(pair: Any, games: int, configs: tuple[tuple[Any, ...], ...], moves: fl
     for n in range(games):
         for label, sync, quiet, *fast in configs:
             runs[label].append(_game(pair, sync, quiet, seed=11 + 2 * n, moves=moves, psi_fast=fast[0] if fast else 1,
-                                     idle=fast[1] if len(fast) > 1 else 1, think=think))
+                                     idle=fast[1] if len(fast) > 1 else 1, think=think,
+                                     standing=fast[2] if len(fast) > 2 else 1))
             rtts += _anchor_run(pair)
     for label, rs in runs.items():
         rows = [x for r in rs for x in r["actions"]]
@@ -223,14 +232,15 @@ def _link(pair: Any, games: int, configs: tuple[tuple[Any, ...], ...], moves: fl
 
 
 def _game(pair: Any, sync: int, quiet: int, seed: int, moves: float = 0.0, psi_fast: int = 1, idle: int = 1,
-          think: float = 0.0) -> dict[str, Any]:
+          think: float = 0.0, standing: int = 1) -> dict[str, Any]:
     """One fresh pair of installations: pair, handshakes, a bot game; per action of either side:
     taken -> applied by its mover, and -> applied on both sides (the later of the mover's and the
     peer's "applied", both on the one monotonic clock of this machine: perf_counter)."""
     with tempfile.TemporaryDirectory() as tmp:
         h, g = play_pair("net.bench", pair, tmp, seed, ["--sync", str(sync), "--quiet", str(quiet), "--moves", str(moves),
                                                              "--psi-fast", str(psi_fast), "--idle", str(idle),
-                                                             "--think", str(think)], wait=30)
+                                                             "--think", str(think), "--standing", str(standing)],
+                         wait=30)
         if g["status"] != "finished" or h["status"] != "finished":
             raise SystemExit(f"benchmark game did not finish: host {h['status']}, guest {g['status']}")
         rows = []
@@ -392,6 +402,7 @@ async def _peer(args: argparse.Namespace) -> int:
     if not args.idle:
         HiddenLockstep.idle_step = lambda self: False   # type: ignore[method-assign]
     HiddenLockstep.quiet_moves = bool(args.quiet)
+    HiddenLockstep.standing_queries = bool(args.standing)
     if not args.psi_fast:
         from net import psi
         psi.UNBLIND_COST = float("inf")

@@ -74,6 +74,7 @@ class Ev:
     keep_r: bool = False            # the resolver's zone test keeps its last result (P-10)
     public_quiet: bool = False      # the same, whether or not the shortcut is on (``quiet_moves``)
     implied: int = 0                # resolver: answers not asked, implied by an earlier one (P-11)
+    preview: Any = None             # resolver: the resolution ``act`` previewed (its event was the first message)
     pre_ok: bool = False            # the owner's standing zone query still holds after it (P-14)
 
     @property
@@ -106,6 +107,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
         self._verified: tuple[Any, set[Any]] = (None, set())
         self._decoded: dict[bytes, tuple[Any, Any]] = {}   # a leaf value's bytes -> (value, Opening)
         self._tc_phash = ""
+        self._phash_memo: tuple[bytes, str] | None = None   # (our state's bytes, its public hash)
         self._prepared: PreparedTurn | None = None       # our next root's salts and dummy leaves
         self.peer_root: tuple[int, bytes] | None = None
         self._peer_may_change = True
@@ -206,8 +208,11 @@ class HiddenLockstep(PsiPlay, Lockstep):
                     return [] if own else [Stop(f"{msg.TAG!r} after the game ended")]
                 out = handler(self, msg, secrets)
                 if own:
-                    zone = self._psi_resolver_query() if isinstance(msg, HiddenEvent) else []
-                    if zone:   # our zone message follows the event at once: the work ahead waits for it
+                    # our zone messages follow the event at once (our query, then our answer to the
+                    # owner's standing query, P-14): the work ahead waits for the last of them
+                    zone = (self._psi_resolver_query() if isinstance(msg, HiddenEvent)
+                            else self._psi_standing_answer() if isinstance(msg, HiddenPsi) else [])
+                    if zone:
                         return out + zone
                     self._prepare_root()
                     self._psi_warm(msg)
@@ -237,11 +242,9 @@ class HiddenLockstep(PsiPlay, Lockstep):
         side = copy.copy(self.side) if preview else self.side
         if preview:
             side.state = res.work
+            cur.preview = res
         else:
-            cur.res = res
-            self._quiet(cur, res.before, cur.action, res.consequences, self.me)
-            self.side.adopt(res.work)
-            self.state_value = self.side.state
+            self._adopt(cur, res)
         c = res.consequences
         text, commit = "", None
         if cur.action is not None:
@@ -252,6 +255,13 @@ class HiddenLockstep(PsiPlay, Lockstep):
         stamp = self._stamp(res.work)
         return HiddenEvent(self.ev, cur.index, text, commit, he.dump_consequences(c),
                            he.dump_detectors(self._psi_disclosed(side.detectors())), sealed, *stamp)
+
+    def _adopt(self, cur: Ev, res: Any) -> None:
+        """Our event ``cur`` resolved as ``res``: its result becomes our state."""
+        cur.res = res
+        self._quiet(cur, res.before, cur.action, res.consequences, self.me)
+        self.side.adopt(res.work)
+        self.state_value = self.side.state
 
     def _implied(self, cur: Ev, q: Any) -> bool:
         """P-11 (docs/rulings.md): a plain ``open_on`` whose answer the owner's plain ``first``
@@ -297,9 +307,12 @@ class HiddenLockstep(PsiPlay, Lockstep):
                 if again != msg:
                     return self._break("our own logged question differs from what our engine asks (replay mismatch)")
         if isinstance(msg, HiddenEvent):
-            again = self._step(cur)
-            if again != msg:
-                return self._break("our own logged event differs from what our engine resolves (replay mismatch)")
+            if cached is not None and cur.preview is not None and cached[1][1] == msg:
+                self._adopt(cur, cur.preview)   # the event ``act`` resolved and we sent: not resolved again
+            else:
+                again = self._step(cur)
+                if again != msg:
+                    return self._break("our own logged event differs from what our engine resolves (replay mismatch)")
             self._after_own_event(cur, msg)
         return []
 
@@ -313,7 +326,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
         if msg.n != cur.asked_n:
             raise ProtocolError(f"answer {msg.n} of event {msg.ev}, expected {cur.asked_n}")
         self._peer_stamp(msg, change=False)
-        if msg.phash != he.public_hash(self.side.state):
+        if msg.phash != self._public_hash():
             raise ProtocolError("the answerer's public state differs from ours (public hash)")
         assert cur.question is not None
         answer = he.load_answer(msg.answer, cur.question.kind)
@@ -337,7 +350,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
             raise ProtocolError(f"ack of event {msg.ev} before our event")
         self._psi_zone_tested(cur, "ack", "the owner's", cur.keep_o)
         self._peer_stamp(msg, change=True)
-        if msg.phash != he.public_hash(self.side.state):
+        if msg.phash != self._public_hash():
             raise ProtocolError("after our event the peer's public state differs from ours (public hash)")
         shown_o = self._check_openings(msg.shown, msg.rn, msg.root, self.them)
         det_o = he.load_detectors(msg.det)
@@ -370,7 +383,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
         if msg.n != cur.asked and not follow_up:
             raise ProtocolError(f"question {msg.n} of event {msg.ev}, expected {cur.asked}")
         self._peer_stamp(msg, change=False)   # the resolver's pieces change with its event, not its questions
-        if msg.phash != he.public_hash(self.side.state):
+        if msg.phash != self._public_hash():
             raise ProtocolError("the resolver's public state differs from ours (public hash)")
         q = he.load_question(msg.question)
         answer = he.owner_answer(self.side.state, self.me, q)
@@ -402,7 +415,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
             self._quiet(cur, self.side.state, action, c, self.them)
         self.side.receive(c)
         self.state_value = self.side.state
-        if msg.phash != he.public_hash(self.side.state):
+        if msg.phash != self._public_hash():
             raise ProtocolError("after the peer's event our public state differs from the peer's (public hash)")
         self._pe(cur).received = True     # the resolver's zone test, sent with its event, may come now
         out = self._psi_owner_show(cur, det_r)   # [] when the resolver's zone message is due first (P-14)
@@ -432,7 +445,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
         cur = self._expect("owner", msg.ev)
         self._psi_zone_tested(cur, "shown", "the resolver's", cur.keep_r)
         self._peer_stamp(msg, change=False)
-        if msg.phash != he.public_hash(self.side.state):
+        if msg.phash != self._public_hash():
             raise ProtocolError("the resolver's public state differs from ours (public hash)")
         shown_r = self._check_openings(msg.shown, msg.rn, msg.root, self.them)
         self.side.end_locks_on(frozenset(msg.gone))
@@ -485,7 +498,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
             self.turn += 1
             self.refused = {"us": 0, "peer": 0}
             # the public hash: what both sides hold alike (each side's whole state is its own)
-            out.append(Event("turn-ok", {"turn": self.turn - 1, "state_hash": he.public_hash(s)}))
+            out.append(Event("turn-ok", {"turn": self.turn - 1, "state_hash": self._public_hash()}))
             if self.draw_offer is not None and self.turn > self.draw_offer[1] + 1:
                 out.append(Event("draw-offer-lapsed", {"by": self.draw_offer[0], "turn": self.draw_offer[1]}))
                 self.draw_offer = None
@@ -533,7 +546,7 @@ class HiddenLockstep(PsiPlay, Lockstep):
         whole = serialise(s)     # cached by the state while it does not change
         if whole == self._tc_whole and self._tc is not None:
             return self.rn, self._tc.root, self._tc_phash
-        self._tc_whole, self._tc_phash = whole, he.public_hash(s)
+        self._tc_whole, self._tc_phash = whole, self._public_hash(s)
         mine = {sid: he.leaf_value(s, sid) for sid, p in s.pieces.items() if p.side == self.me}
         if mine != self._tc_key:
             self.rn += 1
@@ -542,6 +555,16 @@ class HiddenLockstep(PsiPlay, Lockstep):
             self._tc_key = mine
         assert self._tc is not None
         return self.rn, self._tc.root, self._tc_phash
+
+    def _public_hash(self, state: Any = None) -> str:
+        """``public_hash`` of our state (or ``state``), computed once per state's bytes (the
+        serialised bytes are cached by the state while it does not change, as for ``_stamp``)."""
+        s = self.side.state if state is None else state
+        whole = serialise(s)
+        memo = self._phash_memo
+        if memo is None or memo[0] != whole:
+            memo = self._phash_memo = (whole, he.public_hash(s))
+        return memo[1]
 
     def _prepare_root(self) -> None:
         """Compute our next root's salts and dummy leaves now: our own message was just sent

@@ -82,6 +82,7 @@ class PsiEv:
     pre: bool = False            # the owner's zone test is its standing query, answered with the event (P-14)
     pre_due: bool = False        # the owner's next standing query is due in this event (P-14)
     pre_sent: bool = False       # owner: it is sent / resolver: it came
+    standing: Any = None         # resolver: the owner's standing query, answered once our query is sent
     exchanges: list[str] = field(default_factory=list)
 
 
@@ -95,6 +96,9 @@ class PsiPlay:
     #: P-10 on (as shipped); ``net.bench --compare`` turns it off in both peer processes to measure
     #: the event without it in the same run (both sides must agree, like the protocol version)
     quiet_moves: bool = True
+    #: P-14 on (as shipped); ``net.bench --compare-standing`` turns it off in both peer processes
+    #: (the owner then asks its zone test after every event, as before P-14)
+    standing_queries: bool = True
     #: compute our next zone-test party's blindings right after our own send (``_psi_warm``);
     #: ``net.bench --compare-psi`` turns it off (with ``net.psi.UNBLIND_COST``) to measure main's way
     psi_warm: bool = True
@@ -217,47 +221,53 @@ class PsiPlay:
         """``idle_step``'s generator: the points of our parties for the state as it is now, then
         for the next ply (an End Turn event's tests run under the new ply, which their values'
         context includes), each our asker's few values before our responder's 200. With a
-        standing query (P-14): as resolver, our answer to the owner's (its values and our set)
-        instead of our answer to a fresh one; as owner, our next standing query's values too."""
+        standing query (P-14), as resolver: first our answer to it (its values, our set), and our
+        answer to a fresh query after (an event that voids it); as owner: our next standing
+        query's values too. Its number is known before it comes (``ev`` x 1024 + 1022)."""
         qid = ev * QID_EV + ZONE_N
         state = self.side.state                                        # type: ignore[attr-defined]
         size, z_size = hp.capped_zone_sizes(state, self.zone_caps)
         tags = self.zone_tags
         mover = state.side_to_move == self.me                          # type: ignore[attr-defined]
         pre = self.pre_peer if mover else None
-        r_qid = pre.qid if pre is not None else qid
         cur = self.cur                                                 # type: ignore[attr-defined]
+        standing = pre.qid if pre is not None else None
         if mover and pre is None and cur is not None and cur.psi is not None and cur.psi.pre_due:
-            r_qid = self.ev * QID_EV + ZONE_PRE   # type: ignore[attr-defined]  # the owner's next standing query, on its way
-        r_scalar, r_seed = self._secret(self.them, r_qid, "responder")   # type: ignore[attr-defined]
+            standing = self.ev * QID_EV + ZONE_PRE   # type: ignore[attr-defined]  # the owner's next, on its way
         askers = [qid] if mover else [qid, ev * QID_EV + ZONE_PRE]
         rcells = sorted(set(c for c in hp.zone_responder_cells(self.side) if c[2] in tags))  # type: ignore[attr-defined]
         acells = [c for c in hp.zone_asker_cells(self.side) if c[2] in tags][:size]  # type: ignore[attr-defined]
         if pre is not None:
             yield
-            yield from psi.warm_points(r_scalar, pre.x)
-        for ply in (state.ply, state.ply + 1):
+            yield from psi.warm_points(self._secret(self.them, pre.qid, "responder")[0], pre.x)  # type: ignore[attr-defined]
+        plies = [(state.ply, standing if standing is not None else qid), (state.ply + 1, qid)]
+        if standing is not None:
+            plies.append((state.ply, qid))
+        for n, (ply, r_qid) in enumerate(plies):
+            if n < 2:
+                for a_qid in askers:
+                    a_scalar, a_seed = self._secret(self.me, a_qid, "asker")   # type: ignore[attr-defined]
+                    actx = psi.PsiContext(self.game_id, ply, a_qid, hp.ZONE_HQ, self.me)  # type: ignore[attr-defined]
+                    a_us = ([psi.cell_u(actx, c) for c in acells]
+                            + [psi.pad_u(actx, a_seed, "asker", i) for i in range(len(acells), size)])
+                    yield
+                    yield from psi.warm_points(a_scalar, a_us)
+            r_scalar, r_seed = self._secret(self.them, r_qid, "responder")   # type: ignore[attr-defined]
             rctx = psi.PsiContext(self.game_id, ply, r_qid, hp.ZONE_HQ, self.them)  # type: ignore[attr-defined]
-            for a_qid in askers:
-                a_scalar, a_seed = self._secret(self.me, a_qid, "asker")   # type: ignore[attr-defined]
-                actx = psi.PsiContext(self.game_id, ply, a_qid, hp.ZONE_HQ, self.me)  # type: ignore[attr-defined]
-                a_us = ([psi.cell_u(actx, c) for c in acells]
-                        + [psi.pad_u(actx, a_seed, "asker", i) for i in range(len(acells), size)])
-                yield
-                yield from psi.warm_points(a_scalar, a_us)
             r_us = ([psi.cell_u(rctx, c) for c in rcells]
                     + [psi.pad_u(rctx, r_seed, "responder", j) for j in range(max(0, z_size - len(rcells)))])
             yield
             yield from psi.warm_points(r_scalar, r_us)
 
     def _psi_resolver_query(self) -> list[Output]:
-        """Resolver, right after our ``event`` is sent: one ``psi`` message with our own zone
-        test's query, unless P-10 / P-13 keeps its result, and our answer to the owner's standing
-        query (P-14), unless the event keeps the owner's test or changed what that query lists
-        (then the owner asks anew after the event). Our query needs only our hiding squares after
-        the event, so it travels with the event instead of after the owner's ack; the owner
-        answers it after its own test (docs/protocol.md "PSI in play": with the standing query
-        an event is ``event`` (+ this) -> the owner's answer -> ``ack`` -> ``shown``)."""
+        """Resolver, right after our ``event`` is sent: our own zone test's query, unless P-10 /
+        P-13 keeps its result. It needs only our hiding squares after the event, so it travels
+        with the event instead of after the owner's ack; the owner answers it at once. Then, in a
+        ``psi`` message of its own (``_psi_standing_answer``, computed once the query is sent, so
+        the owner answers while we compute it), our answer to the owner's standing query (P-14),
+        unless the event keeps the owner's test or changed what that query lists (then the owner
+        asks anew after the event). Sequence (docs/protocol.md "PSI in play"): ``event``, our
+        query, our answer -> the owner's answer and ``ack`` -> ``shown``."""
         cur = self.cur                                                 # type: ignore[attr-defined]
         if not self.psi_on or not self.zone_tags or cur is None or cur.role != "resolver" or cur.res is None:
             return []
@@ -267,28 +277,35 @@ class PsiPlay:
         pre = self.pre_peer
         if pre is not None and not cur.pre_ok:
             self.pre_peer = pre = None        # the owner's pieces, the ply or the serials changed
-        use = pre is not None and not cur.keep_o
-        if use:
+        if pre is not None and not cur.keep_o:
             self.pre_peer = None
+            pe.pre, pe.standing = True, pre
         pe.pre_due = self.pre_peer is None and self._continues(self.me)   # type: ignore[attr-defined]
+        if cur.keep_r:
+            return self._psi_standing_answer()
         rn, root, phash = self._stamp()                                # type: ignore[attr-defined]
-        msgs: list[Any] = []
-        if not cur.keep_r:
-            msgs += self._zone_asker_start(pe, root)
-        if use:
-            assert pre is not None
-            zr = self._answering_responder(pre.qid, root)
-            self._keep(self.them, zr)                                  # type: ignore[attr-defined]
-            msgs += zr.on_message(pre)
-            pe.zone_answered = pe.pre = True
-            self.stats["standing_answered"] += 1                       # type: ignore[attr-defined]
-        return [Send(self._env(ZONE_N, msgs, None, (rn, root, phash)))] if msgs else []
+        return [Send(self._env(ZONE_N, self._zone_asker_start(pe, root), None, (rn, root, phash)))]
+
+    def _psi_standing_answer(self) -> list[Output]:
+        """Resolver, right after our zone query is sent (or our event, when P-10 keeps our test):
+        our answer to the owner's standing query, from our zones after the event (P-14)."""
+        cur = self.cur                                                 # type: ignore[attr-defined]
+        pe = None if cur is None else cur.psi
+        if pe is None or pe.standing is None:
+            return []
+        pre, pe.standing = pe.standing, None
+        rn, root, phash = self._stamp()                                # type: ignore[attr-defined]
+        zr = self._answering_responder(pre.qid, root)
+        self._keep(self.them, zr)                                      # type: ignore[attr-defined]
+        pe.zone_answered = True
+        self.stats["standing_answered"] += 1                           # type: ignore[attr-defined]
+        return [Send(self._env(ZONE_N, zr.on_message(pre), None, (rn, root, phash)))]
 
     def _continues(self, resolver: str) -> bool:
         """After the event: the game goes on and ``resolver`` resolves the next event too (its
         turn goes on, or a start phase began it), so the owner's standing query is due (P-14)."""
         s = self.side.state                                            # type: ignore[attr-defined]
-        return s.result is None and s.side_to_move == resolver
+        return self.standing_queries and s.result is None and s.side_to_move == resolver
 
     def _standing(self, pe: PsiEv, root: bytes) -> list[Any]:
         """Owner: our next standing zone query (P-14) when it is due and not yet sent in this
@@ -519,7 +536,7 @@ class PsiPlay:
         return self._owner_psi(cur, msg, inner)
 
     def _check_phash(self, msg: HiddenPsi) -> None:
-        if msg.phash != he.public_hash(self.side.state):               # type: ignore[attr-defined]
+        if msg.phash != self._public_hash():                           # type: ignore[attr-defined]
             raise ProtocolError("the peer's public state differs from ours (public hash) in a PSI step")
 
     def _resolver_psi(self, cur: Any, msg: HiddenPsi, inner: list[Any]) -> list[Output]:
@@ -591,18 +608,6 @@ class PsiPlay:
         pe = self._pe(cur)
         first = inner[0]
         if msg.n == ZONE_N:
-            if pe.pre and not pe.acked:   # P-14: [its zone test,] its answer to our standing query
-                want = (PsiReply,) if cur.keep_r else (PsiQuery, PsiReply)
-                if len(inner) != len(want) or not all(isinstance(m, t) for m, t in zip(inner, want)):
-                    raise ProtocolError("the resolver's zone-test message after its event is not "
-                                        + ("" if cur.keep_r else "its own zone test and ")
-                                        + "its answer to our standing zone query (docs/rulings.md P-14)")
-                self._peer_stamp(msg, change=False)                    # type: ignore[attr-defined]
-                self._check_phash(msg)
-                det = self._zone_done(pe, inner[-1:])
-                out = [] if cur.keep_r else [Send(self._zone_answer(pe, inner[:1]))]
-                pe.acked = True
-                return out + self._standing_alone(pe) + self._owner_ack(cur, det)   # type: ignore[attr-defined]
             if isinstance(first, PsiReply) and pe.za is not None and not pe.acked and len(inner) == 1:
                 if not cur.keep_r and not pe.zone_answered:
                     raise ProtocolError("the resolver's answer to our zone test before its own zone test, "

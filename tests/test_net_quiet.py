@@ -155,16 +155,16 @@ def test_a_pick_up_of_a_flamer_runs_no_zone_test_p_13() -> None:
 
 def test_a_pick_up_of_stealth_still_runs_both_zone_tests_rul_18() -> None:
     """RUL-18, P-13: the same Pawn picks up the Stealth article instead: it gains hiding reason
-    S, so both zone tests run, at once: right after its event White sends its own query and its
-    answer to Black's standing query (sent at the end of White's start phase, P-14), Black its
-    reply to White's query with its next standing query, then its ack, and White's ``shown``
-    (docs/protocol.md "PSI in play"): three messages in sequence. Black no longer sees the Pawn
-    (no Anti-Stealth zone of Black's reaches h10), as the omniscient engine says."""
+    S, so both zone tests run, at once: right after its event White sends its own query, then
+    its answer to Black's standing query (sent at the end of White's start phase, P-14); Black
+    its reply to White's query with its next standing query, then its ack, and White's
+    ``shown`` (docs/protocol.md "PSI in play"): three steps in sequence. Black no longer sees
+    the Pawn (no Anti-Stealth zone of Black's reaches h10), as the omniscient engine says."""
     pair, omni, per = _play(OPENING + ["PU:RP(10,8)^SH"], position=ARTICLES)
     assert pair.stops == []
-    assert per[-1] == ["w:event", "w:psi/zone", "b:psi/zone", "b:ack", "w:shown"]
-    kinds = [[type(x).__name__ for x in psi_messages(m)] for c, m in pair.wire[-4:-2]]
-    assert kinds == [["PsiQuery", "PsiReply"], ["PsiReply", "PsiQuery"]]
+    assert per[-1] == ["w:event", "w:psi/zone", "w:psi/zone", "b:psi/zone", "b:ack", "w:shown"]
+    kinds = [[type(x).__name__ for x in psi_messages(m)] for c, m in pair.wire[-5:-2]]
+    assert kinds == [["PsiQuery"], ["PsiReply"], ["PsiReply", "PsiQuery"]]
     rp = next(s for s, p in omni.pieces.items() if p.kind == "RP" and p.side == "W")
     assert rp not in pair.machines["black"].state_value.pieces
     _agrees(pair, omni)

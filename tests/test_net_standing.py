@@ -41,17 +41,17 @@ def _zone_kinds(wire: list[tuple[str, Any]]) -> list[tuple[str, list[tuple[str, 
 def test_the_owners_standing_query_is_answered_with_the_next_event_hq_10() -> None:
     """HQ-10, P-14: in White's start phase (both zone tests asked after the event) Black's answer
     to White's test carries Black's standing query for White's next event; White's pick-up of
-    the Stealth article answers it right after the event, beside its own query; Black's answer
-    to White's query carries Black's next standing query. Five messages, three in sequence;
-    both views are the omniscient engine's (Black no longer sees the Pawn)."""
+    the Stealth article answers it right after the event and its own query; Black's answer
+    to White's query carries Black's next standing query. Six messages, three steps in
+    sequence; both views are the omniscient engine's (Black no longer sees the Pawn)."""
     pair, omni, per = _play(PICK_UP_STEALTH, position=ARTICLES)
     assert pair.stops == []
     start = _zone_kinds(pair.wire[len(pair.wire) - len(per[-1]) - len(per[-2]):])
     pick_up = _zone_kinds(pair.wire[-len(per[-1]):])
     # White's start phase, asked after its event as before
     assert ("b", [("PsiReply", ZONE_N), ("PsiQuery", ZONE_PRE)]) in start
-    assert per[-1] == ["w:event", "w:psi/zone", "b:psi/zone", "b:ack", "w:shown"]
-    assert pick_up == [("w", [("PsiQuery", ZONE_N), ("PsiReply", ZONE_PRE)]),
+    assert per[-1] == ["w:event", "w:psi/zone", "w:psi/zone", "b:psi/zone", "b:ack", "w:shown"]
+    assert pick_up == [("w", [("PsiQuery", ZONE_N)]), ("w", [("PsiReply", ZONE_PRE)]),
                        ("b", [("PsiReply", ZONE_N), ("PsiQuery", ZONE_PRE)])]
     ev = next(m.ev for c, m in pair.wire[-len(per[-1]):] if isinstance(m, HiddenEvent))
     answered = [x for x in psi_messages(pair.wire[-4][1]) if isinstance(x, PsiReply)][0]
@@ -171,12 +171,19 @@ def test_an_owner_that_sends_no_standing_query_loses_p_14() -> None:
     assert_caught(pair, "white", "without its standing zone query", "ack")
 
 
-def test_a_resolver_that_answers_no_standing_query_loses_p_14() -> None:
-    """P-14, RUL-53: White sends its pick-up's zone message without its answer to Black's standing
-    query (which the pick-up leaves standing: nothing of Black's changed): Black refuses it."""
+def test_a_resolver_that_answers_no_standing_query_gets_no_ack_p_14() -> None:
+    """P-14, RUL-53: White sends its pick-up's query but withholds its answer to Black's standing
+    query (which the pick-up leaves standing: nothing of Black's changed), hoping Black asks
+    after the event. Black answers White's query and waits for that answer: no ack, so White
+    learns neither Black's lock targets nor the pieces it sees. White, expecting a fresh query,
+    takes Black's answer for one out of place and claims a breach; by Black's record (the signed
+    transcript) that claim is unfounded, and Black stops the game with it (docs/rulings.md N-6)."""
     pair, _omni, per = _play(PICK_UP_STEALTH, position=ARTICLES, white=_ResolverIgnoresStanding)
-    assert per[-1][:3] == ["w:event", "w:psi/zone", "b:claim"]
-    assert_caught(pair, "black", "its own zone test and its answer to our standing zone query", "psi")
+    assert per[-1] == ["w:event", "w:psi/zone", "b:psi/zone", "w:claim"]
+    black = pair.machines["black"]
+    assert black.cur is not None and black.cur.psi.pre and not black.cur.psi.acked
+    assert [c for c, _ in pair.caught] == ["white", "black"]
+    assert pair.caught[1][1].startswith("unfounded breach claim: our message #")
 
 
 def test_an_owner_that_asks_anew_after_its_standing_query_was_answered_loses_p_14() -> None:
