@@ -39,14 +39,15 @@ class Vendor:
 class Endpoint:
     """A real ``python -m wec_p2p.licence_server serve`` process on 127.0.0.1 with its sqlite file."""
 
-    def __init__(self, db: Path, vendor: Vendor, log: Path) -> None:
-        """Start the process and wait for its ``listening on URL`` line."""
+    def __init__(self, db: Path, vendor: Vendor, log: Path, *extra: str) -> None:
+        """Start the process (``extra``: more ``serve`` options) and wait for its ``listening on
+        URL`` line."""
         self.db, self.vendor = db, vendor
         self.store = LicenceStore(db)
         self._log = open(log, "wb")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "wec_p2p.licence_server", "serve", "--db", str(db),
-             "--vendor-key", str(vendor.pem_path), "--host", "127.0.0.1", "--port", "0"],
+             "--vendor-key", str(vendor.pem_path), "--host", "127.0.0.1", "--port", "0", *extra],
             stdout=subprocess.PIPE, stderr=self._log, cwd=REPO)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline().decode().strip()

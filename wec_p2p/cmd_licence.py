@@ -53,6 +53,8 @@ def register(subparsers: Any) -> None:
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8470, help="0 picks a free port")
     s.add_argument("--verbose", action="store_true", help="log every request to stderr")
+    s.add_argument("--handler-timeout", type=float, default=10.0, metavar="S",
+                   help="seconds a request may take to arrive before 408 and its slot freed (default 10)")
     s.set_defaults(func=run_serve)
     a = sub.add_parser("add-key", help="issue a licence key (printed once)")
     _db(a)
@@ -119,7 +121,8 @@ def run_serve(args: argparse.Namespace) -> int:
     """``wec licence-server serve``."""
     from wec_p2p.licence_server import serve
 
-    return serve(args.db, args.vendor_key, args.host, args.port, quiet=not args.verbose)
+    return serve(args.db, args.vendor_key, args.host, args.port, quiet=not args.verbose,
+                 handler_timeout=args.handler_timeout)
 
 
 def run_add_key(args: argparse.Namespace) -> int:

@@ -36,10 +36,11 @@ class LicenceServer(ThreadingHTTPServer):
     request_queue_size = 64
 
     def __init__(self, address: tuple[str, int], store: LicenceStore, vendor_key: Ed25519PrivateKey,
-                 quiet: bool = True) -> None:
+                 quiet: bool = True, handler_timeout: float = 10.0) -> None:
         """Bind to ``address`` (port 0 picks a free port)."""
         super().__init__(address, _Handler)
         self.store, self.vendor_key, self.quiet = store, vendor_key, quiet
+        self.handler_timeout = handler_timeout
         self.slots = threading.BoundedSemaphore(MAX_HANDLERS)
 
 
@@ -65,9 +66,11 @@ def load_vendor_key(path: Path) -> Ed25519PrivateKey:
 
 
 def serve(db: Path, vendor_key_path: Path, host: str = "127.0.0.1", port: int = 8470,
-          quiet: bool = True) -> int:
-    """Run the endpoint until SIGINT/SIGTERM; prints the bound URL first. Returns an exit code."""
-    server = LicenceServer((host, port), LicenceStore(db), load_vendor_key(vendor_key_path), quiet)
+          quiet: bool = True, handler_timeout: float = 10.0) -> int:
+    """Run the endpoint until SIGINT/SIGTERM; prints the bound URL first. Returns an exit code.
+    ``handler_timeout``: the seconds a request may take to arrive (a test injects a long one)."""
+    server = LicenceServer((host, port), LicenceStore(db), load_vendor_key(vendor_key_path), quiet,
+                           handler_timeout)
     signal.signal(signal.SIGTERM, _interrupt)
     bound_port = server.server_address[1]
     print(f"listening on http://{host}:{bound_port}{ACTIVATE_PATH}", flush=True)
@@ -87,6 +90,10 @@ class _Handler(BaseHTTPRequestHandler):
     timeout = 10
     protocol_version = "HTTP/1.1"
     server_version = "wec-licence/1"
+
+    def setup(self) -> None:
+        self.timeout = self.server.handler_timeout   # the socket timeout StreamRequestHandler sets
+        super().setup()
 
     def do_POST(self) -> None:
         """Activation."""
