@@ -101,6 +101,10 @@ def _zone(centres: list[Square], r: int, squares: Iterable[Square]) -> frozenset
     """Those ``squares`` within ``r`` of one of the ``centres`` (RUL-8 distance)."""
     if not centres:
         return frozenset()
+    if squares is SQUARES:   # the whole board: the union of each centre's square of side 2r + 1
+        return frozenset((row, col) for cr, cc in centres
+                         for row in range(max(1, cr - r), min(10, cr + r) + 1)
+                         for col in range(max(1, cc - r), min(10, cc + r) + 1))
     return frozenset(sq for sq in squares if any(distance(c, sq) <= r for c in centres))
 
 

@@ -159,11 +159,18 @@ def _cell_bytes(cell: Cell) -> bytes:
 def cell_u(ctx: PsiContext, cell: Cell) -> bytes:
     """The cell as a Curve25519 u-coordinate: SHA-256 of a domain tag, the context, a counter
     and the cell's canonical msgpack, top bit cleared, reduced mod p; try the next counter on
-    one of the small-order values (probability about 2^-253). (The context's and the cell's
-    encodings are cached: pure functions of immutable values.)"""
-    return _hash_u(b"wec/psi-cell/v1\x00" + _encode_ctx(ctx), _cell_bytes(tuple(cell)))  # type: ignore[arg-type]
+    one of the small-order values (probability about 2^-253). (Cached, as ``pad_u`` and the
+    context's and the cell's encodings: pure functions of immutable values; the work ahead
+    computes an exchange's values, and its real run then finds them.)"""
+    return _cell_u(ctx, tuple(cell))  # type: ignore[arg-type]
 
 
+@lru_cache(maxsize=8192)
+def _cell_u(ctx: PsiContext, cell: Cell) -> bytes:
+    return _hash_u(b"wec/psi-cell/v1\x00" + _encode_ctx(ctx), _cell_bytes(cell))
+
+
+@lru_cache(maxsize=8192)
 def pad_u(ctx: PsiContext, seed: bytes, role: str, j: int) -> bytes:
     """Padding value ``j`` of ``role`` ("asker" or "responder"): derived from the secret seed,
     so nobody can test for it and the audit can recognise it."""
