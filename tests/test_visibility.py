@@ -354,3 +354,16 @@ def test_saved_history_of_a_competitive_game_is_full_01_R18_3_R14_12_A_20_RUL_37
     assert hidden_from(s, "B") == {3}
     assert s.history == ("MV:AAA(9,3)->(8,3)",)
     assert api.dumps(s).splitlines()[-1] == "MV:AAA(9,3)->(8,3)"
+
+
+def test_submerged_zone_is_every_square_within_range_of_a_detector_02_D15() -> None:
+    """02/D15 with RUL-8 distances: the zone U of Black's Torpedo Launchers (a DS in the corner
+    a1 and one on c3, range 1) is exactly the squares within one king step of either, cut at the
+    board's edge: a1 b1 a2 b2 around the corner and the nine squares b2..d4 around c3."""
+    from engine.position import parse_square
+    from engine.visibility import detection_zones
+    s = pos(KINGS + "piece B DS a1 G\npiece B DS c3 G\n", submerged_detect_range=1)
+    want = {parse_square(q) for q in ("a1", "b1", "a2", "b2", "c2", "d2", "b3", "c3", "d3",
+                                      "b4", "c4", "d4")}
+    assert detection_zones(s, "B").submerged == want
+    assert detection_zones(s, "W").submerged == NONE
