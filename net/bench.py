@@ -28,7 +28,8 @@ the same bytes travel). ``--think MS`` has each bot wait MS milliseconds before 
 actions, as a player thinks (the session then waits as in a game between people and does its
 work ahead, ``PsiPlay.idle_step``); ``--compare-idle`` also plays every game without that work;
 ``--compare-standing`` also plays every game without the owner's standing zone query (docs/rulings.md
-P-14: the owner asks its zone test after each event instead).
+P-14: the owner asks its zone test after each event instead); ``--compare-early`` also plays every
+game with the resolver's ``shown`` waiting for the owner's ack (docs/rulings.md P-15 off).
 """
 from __future__ import annotations
 
@@ -73,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
                       help="the PSI speed-ups (unblinding, values computed ahead; both peers alike)")
     peer.add_argument("--standing", type=int, choices=[0, 1], default=1,
                       help="the owner's standing zone query (docs/rulings.md P-14); both peers must agree")
+    peer.add_argument("--early", type=int, choices=[0, 1], default=1,
+                      help="the resolver's shown on the owner's zone answer, before its ack (docs/rulings.md P-15)")
     peer.add_argument("--idle", type=int, choices=[0, 1], default=1,
                       help="work ahead while waiting (the next zone tests' blindings; both peers alike)")
     peer.add_argument("--think", type=float, default=0.0,
@@ -98,6 +101,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="also play each game with the PSI speed-ups off (as before them), side by side")
     parser.add_argument("--compare-standing", action="store_true",
                         help="also play every game without the standing zone query (P-14), side by side")
+    parser.add_argument("--compare-early", action="store_true",
+                        help="also play every game with the resolver's shown after the owner's ack (P-15 off), "
+                             "side by side")
     parser.add_argument("--compare-idle", action="store_true",
                         help="also play each game without the work ahead while waiting, side by side")
     parser.add_argument("--think", type=float, default=0.0,
@@ -108,27 +114,29 @@ def main(argv: list[str] | None = None) -> int:
     if args.mode == "anchor":
         return asyncio.run(_anchor(args))
     results = run_bench(args.games, args.netns, args.compare, args.moves, args.compare_psi, args.compare_idle,
-                        args.think, args.compare_standing)
+                        args.think, args.compare_standing, args.compare_early)
     print(json.dumps(results, indent=2) if args.json else format_results(results))
     return 0
 
 
 #: the configurations a link runs: (label, WAL fsync, quiet-Move shortcut P-10[, PSI speed-ups[, work
-#: ahead while waiting[, standing zone query P-14]]])
+#: ahead while waiting[, standing zone query P-14[, shown before the ack P-15]]]])
 SHIPPED = ("shipped (fsync on, P-10 on)", 1, 1)
 CONFIGS = (SHIPPED, ("fsync off", 0, 1))
 WITHOUT_P10 = ("without P-10 (fsync on)", 1, 0)
 SLOW_PSI = ("PSI speed-ups off (fsync on, P-10 on)", 1, 1, 0)
 NO_IDLE = ("no work ahead while waiting (fsync on, P-10 on)", 1, 1, 1, 0)
 NO_STANDING = ("without P-14 (fsync on, P-10 on)", 1, 1, 1, 1, 0)
+NO_EARLY = ("without P-15 (fsync on, P-10 on)", 1, 1, 1, 1, 1, 0)
 
 
 def run_bench(games: int, netns: bool, compare: bool = False, moves: float = 0.0,
               compare_psi: bool = False, compare_idle: bool = False, think: float = 0.0,
-              compare_standing: bool = False) -> dict[str, Any]:
+              compare_standing: bool = False, compare_early: bool = False) -> dict[str, Any]:
     """Figures per link and configuration: {link: {label: {...}}} (times in ms)."""
     configs = (CONFIGS + ((WITHOUT_P10,) if compare else ()) + ((SLOW_PSI,) if compare_psi else ())
-               + ((NO_IDLE,) if compare_idle else ()) + ((NO_STANDING,) if compare_standing else ()))
+               + ((NO_IDLE,) if compare_idle else ()) + ((NO_STANDING,) if compare_standing else ())
+               + ((NO_EARLY,) if compare_early else ()))
     results: dict[str, Any] = {"load": {"before": _load()}, "moves": moves, "think": think}
     if netns:
         with _netns_module().netns_pair(prefix="wecn") as pair:
@@ -215,7 +223,8 @@ def _link(pair: Any, games: int, configs: tuple[tuple[Any, ...], ...], moves: fl
         for label, sync, quiet, *fast in configs:
             runs[label].append(_game(pair, sync, quiet, seed=11 + 2 * n, moves=moves, psi_fast=fast[0] if fast else 1,
                                      idle=fast[1] if len(fast) > 1 else 1, think=think,
-                                     standing=fast[2] if len(fast) > 2 else 1))
+                                     standing=fast[2] if len(fast) > 2 else 1,
+                                     early=fast[3] if len(fast) > 3 else 1))
             rtts += _anchor_run(pair)
     for label, rs in runs.items():
         rows = [x for r in rs for x in r["actions"]]
@@ -232,14 +241,15 @@ def _link(pair: Any, games: int, configs: tuple[tuple[Any, ...], ...], moves: fl
 
 
 def _game(pair: Any, sync: int, quiet: int, seed: int, moves: float = 0.0, psi_fast: int = 1, idle: int = 1,
-          think: float = 0.0, standing: int = 1) -> dict[str, Any]:
+          think: float = 0.0, standing: int = 1, early: int = 1) -> dict[str, Any]:
     """One fresh pair of installations: pair, handshakes, a bot game; per action of either side:
     taken -> applied by its mover, and -> applied on both sides (the later of the mover's and the
     peer's "applied", both on the one monotonic clock of this machine: perf_counter)."""
     with tempfile.TemporaryDirectory() as tmp:
         h, g = play_pair("net.bench", pair, tmp, seed, ["--sync", str(sync), "--quiet", str(quiet), "--moves", str(moves),
                                                              "--psi-fast", str(psi_fast), "--idle", str(idle),
-                                                             "--think", str(think), "--standing", str(standing)],
+                                                             "--think", str(think), "--standing", str(standing),
+                                                             "--early", str(early)],
                          wait=30)
         if g["status"] != "finished" or h["status"] != "finished":
             raise SystemExit(f"benchmark game did not finish: host {h['status']}, guest {g['status']}")
@@ -403,6 +413,7 @@ async def _peer(args: argparse.Namespace) -> int:
         HiddenLockstep.idle_step = lambda self: False   # type: ignore[method-assign]
     HiddenLockstep.quiet_moves = bool(args.quiet)
     HiddenLockstep.standing_queries = bool(args.standing)
+    HiddenLockstep.early_shown = bool(args.early)
     if not args.psi_fast:
         from net import psi
         psi.UNBLIND_COST = float("inf")

@@ -354,6 +354,10 @@ class HiddenLockstep(PsiPlay, Lockstep):
             raise ProtocolError("after our event the peer's public state differs from ours (public hash)")
         shown_o = self._check_openings(msg.shown, msg.rn, msg.root, self.them)
         det_o = he.load_detectors(msg.det)
+        early = cur.psi.locks if cur.psi is not None else None
+        if early is not None and (list(msg.targets) != early or det_o.locked != frozenset(early)):
+            raise ProtocolError("the owner's ack names other lock targets than its answer to our zone test "
+                                "(docs/rulings.md P-15)")
         res = cur.res
         gone = self.side.gone(res.before, res.work, msg.targets)
         det_o = without_locks_on(det_o, gone)
@@ -363,17 +367,26 @@ class HiddenLockstep(PsiPlay, Lockstep):
     def _resolver_shown(self, cur: Ev, shown_o: Shown, gone: frozenset[int], det_o: Any) -> list[Output]:
         """Step 3 done: our pieces the owner sees now (``det_o``: its zones, or what the PSI zone test
         found of them), the owner's we see; ``shown`` ends the event."""
+        return self._resolver_send_shown(cur, gone, det_o) + self._resolver_finish(cur, shown_o, gone)
+
+    def _resolver_send_shown(self, cur: Ev, gone: frozenset[int], det_o: Any) -> list[Output]:
+        """Our ``shown``: our pieces the owner sees now. It needs the owner's lock targets and, with
+        PSI, our zone test's result, not the owner's Shown: with both before the ack (P-15) it goes
+        then, and the ack finishes the event (``_resolver_finish``)."""
         self._psi_standing_check(cur)
         shown_r = self.side.shown_to(det_o)
+        stamp = self._stamp()
+        return [Send(HiddenShown(self.ev, sorted(gone), self._leaves(shown_r), *stamp))]
+
+    def _resolver_finish(self, cur: Ev, shown_o: Shown, gone: frozenset[int]) -> list[Output]:
+        """Step 3 done: the owner's pieces we see now are ours to see; the event is done."""
         self.side.accept(shown_o)
         self.state_value = self.side.state
-        stamp = self._stamp()
-        out = HiddenShown(self.ev, sorted(gone), self._leaves(shown_r), *stamp)
         # the owner's step 4 drops its locks on the ``gone`` pieces (RUL-19): those lock sources'
         # leaves change, so its next message may carry a new root; with nothing gone its pieces
         # stay as its ack committed them
         self._peer_may_change = bool(gone)
-        return [Send(out)] + self._event_done(cur, mine=True)
+        return self._event_done(cur, mine=True)
 
     # -- the peer's event
 

@@ -83,6 +83,8 @@ class PsiEv:
     pre_due: bool = False        # the owner's next standing query is due in this event (P-14)
     pre_sent: bool = False       # owner: it is sent / resolver: it came
     standing: Any = None         # resolver: the owner's standing query, answered once our query is sent
+    locks: list[int] | None = None   # the owner's lock targets in its answer to the resolver's test (P-15)
+    early: bool = False          # resolver: our shown is sent, on the owner's answer, before its ack (P-15)
     exchanges: list[str] = field(default_factory=list)
 
 
@@ -102,6 +104,10 @@ class PsiPlay:
     #: compute our next zone-test party's blindings right after our own send (``_psi_warm``);
     #: ``net.bench --compare-psi`` turns it off (with ``net.psi.UNBLIND_COST``) to measure main's way
     psi_warm: bool = True
+    #: P-15 on (as shipped): the resolver's ``shown`` goes on the owner's zone answer, before its
+    #: ack; ``net.bench --compare-early`` turns it off (the owner's answer names its lock targets
+    #: either way, so the two sides need not agree)
+    early_shown: bool = True
     #: (asker, qid) -> (PsiContext, this side's cells) of every exchange this side took part in
     #: (instrumentation for the leak tests: what must never appear in clear in its messages)
     psi_cells: dict[tuple[str, int], tuple[Any, tuple[Any, ...]]]
@@ -124,7 +130,7 @@ class PsiPlay:
         self._idle_key: tuple[int, bytes] | None = None
         self._idle_gen: Any = None
         for k in ("psi_questions", "psi_follow_ups", "zone_tests", "psi_messages", "quiet_events",
-                  "kept_zone_tests", "standing_answered"):
+                  "kept_zone_tests", "standing_answered", "early_shown"):
             self.stats[k] = 0   # type: ignore[attr-defined]
         #: our last zone test's result (the squares found, by zone): what a quiet Move keeps
         #: (net.hidden_quiet, docs/rulings.md P-10); None before the first and after an undo
@@ -488,6 +494,9 @@ class PsiPlay:
         if cur.keep_r:   # P-10: our hiding squares did not move, our last zone test still holds
             return self._resolver_shown(cur, shown_o, gone, self._kept_zones(det_o.locked))  # type: ignore[attr-defined]
         pe = self._pe(cur)
+        if pe.early:     # P-15: our shown went on the owner's answer; its ack finishes the event
+            pe.acked = True
+            return self._resolver_finish(cur, shown_o, gone)           # type: ignore[attr-defined]
         pe.acked, pe.shown, pe.gone, pe.locked = True, shown_o, gone, det_o.locked
         if pe.found is None:
             if not cur.keep_o:   # the owner answered our query (on its way before this ack) before it acked
@@ -530,7 +539,11 @@ class PsiPlay:
         if not inner:
             raise ProtocolError("a psi message with no PSI step in it")
         cur = self.cur                                                 # type: ignore[attr-defined]
-        if cur is not None and cur.role == "resolver" and msg.ev == self.ev:   # type: ignore[attr-defined]
+        ours = cur is not None and cur.role == "resolver" and msg.ev == self.ev   # type: ignore[attr-defined]
+        if msg.locks is not None and not (ours and msg.n == ZONE_N and any(isinstance(m, PsiReply) for m in inner)):
+            raise ProtocolError("lock targets in a psi message that is not the owner's answer to the resolver's "
+                                "zone test (docs/rulings.md P-15)")
+        if ours:
             return self._resolver_psi(cur, msg, inner)
         cur = self._owner_event(msg.ev)                                # type: ignore[attr-defined]
         return self._owner_psi(cur, msg, inner)
@@ -565,11 +578,18 @@ class PsiPlay:
                 return [Send(self._zone_answer(pe, inner))]
             if not cur.keep_o and not pe.zone_answered:
                 raise ProtocolError("the owner's answer to our zone test before its own zone test (HQ-10)")
+            if (msg.locks is None) != pe.acked:
+                raise ProtocolError("the owner's answer to our zone test " + ("names lock targets after its ack"
+                                    if pe.acked else "without its lock targets, before its ack") +
+                                    " (docs/rulings.md P-15)")
+            if msg.locks is not None and msg.locks != sorted(set(msg.locks)):
+                raise ProtocolError("the owner's lock targets are not in ascending order without repeats "
+                                    "(docs/rulings.md P-15)")
             self._peer_stamp(msg, change=False)   # type: ignore[attr-defined]  # after its query or its ack
             self._check_phash(msg)
             pe.found = self._zone_done(pe, inner)          # the owner's reply to the query we sent with our event
             if not pe.acked:
-                return []                                  # ``shown`` follows the ack
+                return self._early_shown(cur, pe, msg.locks)
             return self._resolver_shown(cur, pe.shown, pe.gone, self._kept_zones(pe.locked))  # type: ignore[attr-defined]
         qa = pe.qa
         if qa is None or msg.n != cur.asked_n or len(inner) != 1 or not isinstance(inner[0], (PsiReply, PsiStepReply)):
@@ -594,6 +614,21 @@ class PsiPlay:
         cur.answers.append(qa.answer)
         self.stats["answers"] += 1                                     # type: ignore[attr-defined]
         return self._next_step(cur)
+
+    def _early_shown(self, cur: Any, pe: PsiEv, locks: list[int]) -> list[Output]:
+        """Resolver, on the owner's answer to our zone test before its ack (P-15): our ``shown``
+        needs only that answer's result and the owner's lock targets, which the answer carries,
+        so it goes now, while the owner's ack is on its way; the ack, checked to name the same
+        targets, finishes the event. Not while the owner's standing query is still due (it may
+        still come alone, just before the ack, and ``shown`` checks it came)."""
+        pe.locks = locks
+        if not self.early_shown or (pe.pre_due and not pe.pre_sent):
+            return []                                  # ``shown`` follows the ack
+        res = cur.res
+        gone = self.side.gone(res.before, res.work, locks)              # type: ignore[attr-defined]
+        pe.early = True
+        self.stats["early_shown"] += 1                                 # type: ignore[attr-defined]
+        return self._resolver_send_shown(cur, gone, self._kept_zones(frozenset(locks) - gone))  # type: ignore[attr-defined]
 
     def _next_step(self, cur: Any) -> list[Output]:
         from net.hidden_wire import HiddenEvent
@@ -662,9 +697,13 @@ class PsiPlay:
         zr = self._answering_responder(qid, root)
         self._keep(self.them, zr)                                      # type: ignore[attr-defined]
         msgs = zr.on_message(q)
+        locks = None
         if self.cur is not None and self.cur.role == "owner":          # type: ignore[attr-defined]
             msgs = msgs + self._standing(pe, root)   # P-14: our next standing query rides with it
-        return self._env(ZONE_N, msgs, None, (rn, root, phash))
+            if not pe.acked:   # P-15: our lock targets, so that the resolver's shown need not wait for our ack
+                locks = pe.locks = list(self.side.lock_targets())      # type: ignore[attr-defined]
+        self.stats["psi_messages"] += 1                                # type: ignore[attr-defined]
+        return psi_envelope(self.ev, ZONE_N, None, msgs, (rn, root, phash), locks)  # type: ignore[attr-defined]
 
     def _zone_done(self, pe: PsiEv, inner: list[Any]) -> Zones:
         za = pe.za

@@ -17,6 +17,7 @@ from typing import Any
 
 import net.hidden_psi  # noqa: F401  (registers psi-ask in the HIDDEN registry)
 from net.hidden_messages import decode_hidden, encode_hidden
+from net.commitments import MAX_SLOTS
 from net.hidden_wire import _ROOT, _SEAL, MAX_BLOB, _int
 from net.messages import Message, game
 
@@ -31,10 +32,17 @@ def _msgs(v: Any) -> bool:
             and all(isinstance(x, bytes) and len(x) <= MAX_BLOB for x in v))
 
 
-@game("psi", ev=_int(), n=_int(0, ZONE_N), seal=_SEAL, msgs=_msgs, **_ROOT)
+def _locks(v: Any) -> bool:
+    return v is None or (isinstance(v, list) and len(v) <= MAX_SLOTS
+                         and all(type(x) is int and 0 <= x < 2**32 for x in v))
+
+
+@game("psi", ev=_int(), n=_int(0, ZONE_N), seal=_SEAL, msgs=_msgs, **_ROOT, locks=_locks)
 @dataclass(frozen=True)
 class HiddenPsi(Message):
-    """One step of a PSI exchange of event ``ev``: remote question ``n`` or the zone test."""
+    """One step of a PSI exchange of event ``ev``: remote question ``n`` or the zone test.
+    ``locks``: the owner's lock targets after the event (RUL-19), in its answer to the
+    resolver's zone test when its ack follows (docs/rulings.md P-15), else None."""
     ev: int
     n: int
     seal: bytes | None
@@ -42,10 +50,12 @@ class HiddenPsi(Message):
     rn: int
     root: bytes
     phash: str
+    locks: list[int] | None = None
 
 
-def psi_envelope(ev: int, n: int, seal: bytes | None, msgs: list[Message], stamp: tuple[int, bytes, str]) -> HiddenPsi:
-    return HiddenPsi(ev, n, seal, [encode_hidden(m) for m in msgs], *stamp)
+def psi_envelope(ev: int, n: int, seal: bytes | None, msgs: list[Message], stamp: tuple[int, bytes, str],
+                 locks: list[int] | None = None) -> HiddenPsi:
+    return HiddenPsi(ev, n, seal, [encode_hidden(m) for m in msgs], *stamp, locks)
 
 
 def psi_messages(env: HiddenPsi) -> list[Message]:

@@ -205,7 +205,7 @@ def test_a_standing_query_with_a_point_of_small_order_is_refused_when_it_comes_p
             return m
         bad = [dataclasses.replace(x, x=[bytes(32)] + x.x[1:])
                if isinstance(x, PsiQuery) and x.qid % QID_EV == ZONE_PRE else x for x in inner]
-        return psi_envelope(m.ev, m.n, m.seal, bad, (m.rn, m.root, m.phash))
+        return psi_envelope(m.ev, m.n, m.seal, bad, (m.rn, m.root, m.phash), m.locks)
 
     pair, _omni, _per = _play(OPENING[:-1], position=ARTICLES)
     pair.tap = tamper
