@@ -426,6 +426,8 @@ class HiddenLockstep(PsiPlay, Lockstep):
                 # the text in clear is the action its consequences record, or there is none
                 raise ProtocolError("the event's action text is not the action its consequences record")
             self._quiet(cur, self.side.state, action, c, self.them)
+        else:   # as the resolver decides for its start phase (``_adopt``): no test kept, P-14's rule alike
+            self._quiet(cur, self.side.state, None, c, self.them)
         self.side.receive(c)
         self.state_value = self.side.state
         if msg.phash != self._public_hash():

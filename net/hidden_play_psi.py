@@ -476,7 +476,9 @@ class PsiPlay:
             assert pre is not None
             if type(self)._zone_asker is PsiPlay._zone_asker:   # (not a test's lying build of it)
                 now = tuple(c for c in hp.zone_asker_cells(self.side) if c[2] in self.zone_tags)   # type: ignore[attr-defined]
-                assert pre.cells == now, "P-14: a standing query must list our hiding squares as they are"
+                if pre.cells != now:   # cannot happen (P-14's void rule); our fault, not the peer's
+                    return self._break("our standing zone query no longer lists our hiding squares "  # type: ignore[attr-defined]
+                                       "(docs/rulings.md P-14): our own machine is inconsistent; the game stops")
             pe.za, pe.pre = pre, True
             if not cur.keep_r and self.psi_warm:   # our answer to its test: built while it computes its message
                 self._warm_responder(self.ev * QID_EV + ZONE_N, self._stamp()[1])   # type: ignore[attr-defined]

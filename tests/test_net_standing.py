@@ -212,3 +212,19 @@ def test_a_standing_query_with_a_point_of_small_order_is_refused_when_it_comes_p
     pair.act(OPENING[-1])      # Black's END: White's start phase, whose end brings the standing query
     assert pair.caught and pair.caught[0][0] == "white"
     assert "x[0] is no usable u-coordinate" in pair.caught[0][1]
+
+
+def test_an_owner_whose_own_standing_query_went_stale_stops_without_blaming_the_resolver_p_14() -> None:
+    """P-14: Black's standing query must list its hiding squares as they are when White's
+    event answers it (the void rule guarantees it). Were Black's own record of it wrong (here
+    made so by hand), Black stops the game naming its own machine, and claims no breach of
+    White's."""
+    pair, _omni, _per = _play(PICK_UP_STEALTH[:-1], position=ARTICLES)
+    black = pair.machines["black"]
+    assert black.pre_ask is not None
+    black.pre_ask.cells = black.pre_ask.cells[1:] + (("x", 0, "zone-S"),)
+    pair.act(PICK_UP_STEALTH[-1])
+    assert pair.stops[0] == ("black", "our standing zone query no longer lists our hiding squares "
+                                      "(docs/rulings.md P-14): our own machine is inconsistent; the game stops")
+    assert {c for c, _ in pair.stops} == {"black"}
+    assert not any(m.TAG == "claim" for _, m in pair.wire)
