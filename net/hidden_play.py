@@ -354,8 +354,8 @@ class HiddenLockstep(PsiPlay, Lockstep):
             raise ProtocolError("after our event the peer's public state differs from ours (public hash)")
         shown_o = self._check_openings(msg.shown, msg.rn, msg.root, self.them)
         det_o = he.load_detectors(msg.det)
-        early = cur.psi.locks if cur.psi is not None else None
-        if early is not None and (list(msg.targets) != early or det_o.locked != frozenset(early)):
+        named = cur.psi.locks if cur.psi is not None else None   # in its zone answer (P-15)
+        if named is not None and (list(msg.targets) != named or det_o.locked != frozenset(named)):
             raise ProtocolError("the owner's ack names other lock targets than its answer to our zone test "
                                 "(docs/rulings.md P-15)")
         res = cur.res

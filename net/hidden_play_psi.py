@@ -153,9 +153,10 @@ class PsiPlay:
         pr = self.peer_root                                            # type: ignore[attr-defined]
         return pr[1] if pr is not None else bytes(32)
 
-    def _env(self, n: int, msgs: list[Any], seal: bytes | None = None, stamp: Any = None) -> HiddenPsi:
+    def _env(self, n: int, msgs: list[Any], seal: bytes | None = None, stamp: Any = None,
+             locks: list[int] | None = None) -> HiddenPsi:
         self.stats["psi_messages"] += 1                                # type: ignore[attr-defined]
-        return psi_envelope(self.ev, n, seal, msgs, stamp or self._stamp())  # type: ignore[attr-defined]
+        return psi_envelope(self.ev, n, seal, msgs, stamp or self._stamp(), locks)  # type: ignore[attr-defined]
 
     def _keep(self, asker: str, x: Any) -> None:
         key = (asker, x.rec.ctx.qid)
@@ -704,8 +705,7 @@ class PsiPlay:
             msgs = msgs + self._standing(pe, root)   # P-14: our next standing query rides with it
             if not pe.acked:   # P-15: our lock targets, so that the resolver's shown need not wait for our ack
                 locks = pe.locks = list(self.side.lock_targets())      # type: ignore[attr-defined]
-        self.stats["psi_messages"] += 1                                # type: ignore[attr-defined]
-        return psi_envelope(self.ev, ZONE_N, None, msgs, (rn, root, phash), locks)  # type: ignore[attr-defined]
+        return self._env(ZONE_N, msgs, None, (rn, root, phash), locks)
 
     def _zone_done(self, pe: PsiEv, inner: list[Any]) -> Zones:
         za = pe.za

@@ -18,8 +18,8 @@ from typing import Any
 import net.hidden_psi  # noqa: F401  (registers psi-ask in the HIDDEN registry)
 from net.hidden_messages import decode_hidden, encode_hidden
 from net.commitments import MAX_SLOTS
-from net.hidden_wire import _ROOT, _SEAL, MAX_BLOB, _int
-from net.messages import Message, game
+from net.hidden_wire import _ROOT, _SEAL, MAX_BLOB, _int, _ints
+from net.messages import Message, _opt, game
 
 __all__ = ["HiddenPsi", "ZONE_N", "MAX_PSI_MSGS", "psi_envelope", "psi_messages"]
 
@@ -32,12 +32,7 @@ def _msgs(v: Any) -> bool:
             and all(isinstance(x, bytes) and len(x) <= MAX_BLOB for x in v))
 
 
-def _locks(v: Any) -> bool:
-    return v is None or (isinstance(v, list) and len(v) <= MAX_SLOTS
-                         and all(type(x) is int and 0 <= x < 2**32 for x in v))
-
-
-@game("psi", ev=_int(), n=_int(0, ZONE_N), seal=_SEAL, msgs=_msgs, **_ROOT, locks=_locks)
+@game("psi", ev=_int(), n=_int(0, ZONE_N), seal=_SEAL, msgs=_msgs, **_ROOT, locks=_opt(_ints(MAX_SLOTS)))
 @dataclass(frozen=True)
 class HiddenPsi(Message):
     """One step of a PSI exchange of event ``ev``: remote question ``n`` or the zone test.
