@@ -5,7 +5,8 @@ Expected values are the scenario texts' own, recomputed by hand from the rules t
 Piece serials follow the listed order (RUL-40). Idle turns are King shuffles (j1<->i1,
 j10<->i10). Projectiles "from an earlier turn" (T32, T42) are put into ``state.projectiles``
 directly (fire_helpers.add_projectile); the Jump Pack trip of T13 is set on the piece directly
-(fire_helpers.on_trip), because the position format has neither.
+(fire_helpers.on_trip), as written before the position format had ``trip=`` and
+``projectile`` lines; test_scenarios_rulings3.py sets T13 and T32 up through the format.
 """
 from __future__ import annotations
 

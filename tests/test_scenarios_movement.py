@@ -2,8 +2,8 @@
 T40, T41, T45), played through the engine's public API.
 
 Expected values are the scenario texts' own (checked by hand against 03/M1 and the rulings).
-Firing is not implemented yet (Engine II): the Conversion of T8 is replaced by placing the
-already converted Pawn.
+Here the Conversion of T8 is replaced by placing the already converted Pawn (the tests were
+written before firing); test_scenarios_rulings3.py plays T8 with the Cleric's real Conversion.
 """
 from __future__ import annotations
 
