@@ -10,13 +10,8 @@ Idle turns are King shuffles (fire_helpers: j1 <-> i1, j10 <-> i10).
 from __future__ import annotations
 
 from engine import api
-from engine_helpers import legal, one, pos
+from engine_helpers import legal, moves_of, one, pos
 from fire_helpers import act, idle
-
-
-def _moves(state: api.GameState, piece: str) -> set[str]:
-    """Legal Moves of the piece written ``piece`` (e.g. ``SP(9,2)``), in notation."""
-    return {a for a in legal(state) if a.startswith(f"MV:{piece}->")}
 
 
 def _fires(state: api.GameState, prefix: str) -> set[str]:
@@ -39,11 +34,11 @@ def test_t8_conversion_turns_the_pawn_and_its_forward() -> None:
     pawn = one(s, "b9", "SP")
     assert pawn.side == "B"
     want = {"MV:SP(9,2)->(10,1)", "MV:SP(9,2)->(10,3)"}
-    assert _moves(s, "SP(9,2)") == want
+    assert moves_of(s, "SP(9,2)") == want
     s = act(s, "K", "END", "MV:K(10,6)->(10,7)", "END")
     assert s.ply == 3
     assert one(s, "b9", "SP").side == "B"
-    assert _moves(s, "SP(9,2)") == want
+    assert moves_of(s, "SP(9,2)") == want
 
 
 def test_t8_converted_pawn_captures_on_a9_b10_c9() -> None:
@@ -52,9 +47,9 @@ def test_t8_converted_pawn_captures_on_a9_b10_c9() -> None:
     s = pos(T8 + "piece W RP a9 G moved\npiece W CP b10 G moved\npiece W FP c9 G moved\n")
     s = act(s, CONVERT_B9)
     assert one(s, "b9", "SP").side == "B"
-    assert _moves(s, "SP(9,2)") == {"MV:SP(9,2)->(10,1)", "MV:SP(9,2)->(10,3)",
-                                    "MV:SP(9,2)->(9,1)", "MV:SP(9,2)->(10,2)",
-                                    "MV:SP(9,2)->(9,3)"}
+    assert moves_of(s, "SP(9,2)") == {"MV:SP(9,2)->(10,1)", "MV:SP(9,2)->(10,3)",
+                                       "MV:SP(9,2)->(9,1)", "MV:SP(9,2)->(10,2)",
+                                       "MV:SP(9,2)->(9,3)"}
 
 
 def test_t8_no_promotion_and_no_forward_move_on_rank_10() -> None:
@@ -64,7 +59,7 @@ def test_t8_no_promotion_and_no_forward_move_on_rank_10() -> None:
     assert s.ply == 3
     pawn = one(s, "c10", "SP")
     assert (pawn.kind, pawn.side) == ("SP", "B")
-    assert _moves(s, "SP(10,3)") == set()
+    assert moves_of(s, "SP(10,3)") == set()
 
 
 def test_t8_last_rank_pawn_only_captures_sideways() -> None:
@@ -73,7 +68,7 @@ def test_t8_last_rank_pawn_only_captures_sideways() -> None:
     s = act(pos(T8 + "piece W RP d10 G moved\n"), CONVERT_B9, "MV:SP(9,2)->(10,3)", "END",
             "MV:K(10,6)->(10,7)", "END")
     assert s.ply == 3
-    assert _moves(s, "SP(10,3)") == {"MV:SP(10,3)->(10,4)"}
+    assert moves_of(s, "SP(10,3)") == {"MV:SP(10,3)->(10,4)"}
 
 
 def test_t8_converted_pawn_has_no_two_square_move() -> None:
@@ -82,12 +77,12 @@ def test_t8_converted_pawn_has_no_two_square_move() -> None:
     placed on e5 (its starting square, RUL-27, never moved) has d6, f6, c7 and g7; a White one
     placed there and converted by a Black Cleric on d4 has only d6 and f6."""
     native = pos("piece B K j1 G\npiece B SP e5 G\npiece W K j10 G\n")
-    assert _moves(native, "SP(5,5)") == {"MV:SP(5,5)->(6,4)", "MV:SP(5,5)->(6,6)",
-                                         "MV:SP(5,5)->(7,3)", "MV:SP(5,5)->(7,7)"}
+    assert moves_of(native, "SP(5,5)") == {"MV:SP(5,5)->(6,4)", "MV:SP(5,5)->(6,6)",
+                                            "MV:SP(5,5)->(7,3)", "MV:SP(5,5)->(7,7)"}
     s = pos("piece B K j1 G\npiece B CL< d4 G\npiece W K j10 G\npiece W SP e5 G\n")
     s = act(s, "FI:CS/CL(4,4)<->(5,5)")
     assert one(s, "e5", "SP").side == "B"
-    assert _moves(s, "SP(5,5)") == {"MV:SP(5,5)->(6,4)", "MV:SP(5,5)->(6,6)"}
+    assert moves_of(s, "SP(5,5)") == {"MV:SP(5,5)->(6,4)", "MV:SP(5,5)->(6,6)"}
 
 
 # -- 00/T11 (corrected) "ready from" plies (RUL-6) ----------------------------------------------
